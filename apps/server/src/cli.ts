@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { createLogger } from './logger.js';
+import { openDatabase } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrator.js';
+import { startRuntime, type Runtime } from './runtime.js';
+import { version } from './version.js';
+
+const usage = `Usage: verbatim <command>
+
+Commands:
+  serve                     API, console and (unless WORKERS_IN_PROCESS=false) the workers
+  worker                    background workers only (run any number against PostgreSQL)
+  migrate                   apply pending database migrations and exit
+  send-test-email <address> queue one e-mail through the job queue, to check the mail settings
+  help                      this text
+
+Configuration comes from environment variables; see the README.`;
+
+/** Stops the runtime on SIGTERM or SIGINT; a second signal, or the timeout, forces the exit. */
+function stopOnSignals(runtime: Runtime, logger: Logger, timeoutMs: number): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error('shutdown took too long: exiting');
+      process.exit(1);
+    }, timeoutMs + 2000).unref();
+    runtime.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+async function serve(config: Config, logger: Logger): Promise<void> {
+  const runtime = await startRuntime(config, logger, { http: true, workers: config.workers.inProcess });
+  stopOnSignals(runtime, logger, config.http.shutdownTimeoutMs);
+  const app = runtime.app;
+  if (!app) throw new Error('the HTTP app was not built');
+  const address = await app.listen({ host: config.http.host, port: config.http.port });
+  logger.info(
+    { address, database: config.database.kind, workers: config.workers.inProcess },
+    `${config.console.productName} is serving on ${config.http.publicUrl}`,
+  );
+}
+
+async function worker(config: Config, logger: Logger): Promise<void> {
+  const runtime = await startRuntime(config, logger, { http: false, workers: true });
+  stopOnSignals(runtime, logger, config.http.shutdownTimeoutMs);
+  logger.info({ database: config.database.kind }, 'worker started');
+}
+
+async function migrate(config: Config, logger: Logger): Promise<void> {
+  const database = await openDatabase(config.database, logger);
+  try {
+    const { applied } = await migrateToLatest(database.db as Kysely<unknown>);
+    logger.info({ applied }, applied.length ? 'migrations applied' : 'database already up to date');
+  } finally {
+    await database.close();
+  }
+}
+
+async function sendTestEmail(config: Config, logger: Logger, address: string | undefined): Promise<void> {
+  if (!address || !/^[^\s@]+@[^\s@]+$/.test(address)) throw new UsageError('send-test-email needs an e-mail address');
+  // Delivered by this process's own worker, so the command also proves the transport works.
+  const runtime = await startRuntime(config, logger, { http: false, workers: true });
+  try {
+    const id = await runtime.services.mail.enqueue({
+      purpose: 'test',
+      to: address,
+      subject: `${config.console.productName} test message`,
+      text: `This message confirms that ${config.console.productName} can send e-mail.`,
+    });
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const row = await runtime.database.db
+        .selectFrom('email_messages')
+        .select(['status', 'last_error'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      if (row.status === 'sent') return logger.info({ id, to: address }, 'test e-mail sent');
+      if (row.status === 'failed' || Date.now() > deadline)
+        throw new Error(`test e-mail not sent: ${row.last_error ?? 'timed out'}`);
+      if (row.last_error) logger.warn({ error: row.last_error }, 'attempt failed; retrying');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    await runtime.stop();
+  }
+}
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    console.log(usage);
+    return;
+  }
+  const config = loadConfig(process.env, version);
+  const logger = createLogger(config.logLevel);
+  switch (command) {
+    case 'serve':
+      return serve(config, logger);
+    case 'worker':
+      return worker(config, logger);
+    case 'migrate':
+      return migrate(config, logger);
+    case 'send-test-email':
+      return sendTestEmail(config, logger, rest[0]);
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(78);
+  }
+  if (error instanceof UsageError) {
+    console.error(`verbatim: ${error.message}\n\n${usage}`);
+    process.exit(64);
+  }
+  console.error(error);
+  process.exit(1);
+});

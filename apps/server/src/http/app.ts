@@ -1,0 +1,79 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import { AppError } from '../errors/app-error.js';
+import { systemRoutes } from '../modules/system/system.routes.js';
+import type { SystemService } from '../modules/system/system.service.js';
+import { registerConsole } from './console-static.js';
+import { registerErrorHandler } from './error-handler.js';
+import { registerOpenApi } from './openapi.js';
+import { requestIdOf } from './request-id.js';
+
+export interface AppServices {
+  system: SystemService;
+}
+
+export async function buildApp(config: Config, logger: Logger, services: AppServices): Promise<FastifyInstance> {
+  const app = Fastify({
+    // Fastify types its logger as its own base interface, which pino's Logger implements.
+    loggerInstance: logger as FastifyBaseLogger,
+    genReqId: requestIdOf,
+    trustProxy: config.http.trustProxy,
+    bodyLimit: config.http.bodyLimitBytes,
+    // Close idle keep-alive sockets at shutdown; in-flight requests still finish.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // The API speaks JSON; other media types get a clear 415 rather than a half-parsed body.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets style attributes at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        mediaSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Allows the console to be opened over plain http on a private network without HSTS pinning it.
+    strictTransportSecurity: config.http.publicUrl.startsWith('https://'),
+  });
+  if (config.http.corsOrigins.length > 0) {
+    await app.register(cors, { origin: config.http.corsOrigins, credentials: true });
+  }
+  await app.register(rateLimit, {
+    global: true,
+    max: config.http.rateLimit.max,
+    timeWindow: config.http.rateLimit.windowMs,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('RATE_LIMITED', `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} s.`),
+  });
+
+  await registerOpenApi(app, { title: config.console.productName, version: config.version });
+  await app.register(systemRoutes(services.system), { prefix: '/api/v1' });
+  await registerConsole(app, config.console.directory);
+  return app;
+}

@@ -1,0 +1,87 @@
+import type { ValidationIssue } from '@verbatim/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../errors/app-error.js';
+
+const locations = {
+  body: 'body',
+  querystring: 'query',
+  params: 'params',
+  headers: 'headers',
+} as const satisfies Record<string, ValidationIssue['location']>;
+
+function validationIssues(error: FastifyError & { validation: { instancePath: string; message?: string }[] }) {
+  const context = error.validationContext ?? 'body';
+  const location = context in locations ? locations[context as keyof typeof locations] : 'body';
+  return error.validation.map(
+    (issue): ValidationIssue => ({
+      location,
+      path: issue.instancePath
+        .split('/')
+        .filter(Boolean)
+        .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)),
+      message: issue.message ?? 'Invalid value',
+    }),
+  );
+}
+
+/** Turns anything thrown while handling a request into an AppError; undefined means "ours, 5xx". */
+export function toAppError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return new AppError('VALIDATION_FAILED', 'The request is not valid.', validationIssues(error));
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('MALFORMED_JSON', 'The body is empty but the content type says JSON.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new AppError('MALFORMED_JSON', 'The body is not valid JSON.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than this endpoint accepts.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint does not accept that content type.');
+    default:
+      break;
+  }
+  // The JSON parser throws a plain SyntaxError carrying a 400 status.
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return new AppError('MALFORMED_JSON', 'The body is not valid JSON.');
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 404) return new AppError('ROUTE_NOT_FOUND', 'Not found.');
+    if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request is too large.');
+    if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type.');
+    if (status === 429) return new AppError('RATE_LIMITED', 'Too many requests. Please slow down.');
+    // Fastify's own 4xx messages describe the request, never the server.
+    return new AppError('BAD_REQUEST', fastifyError.message ?? 'Bad request.');
+  }
+  return undefined;
+}
+
+/** The one place where errors become HTTP answers. 5xx bodies carry an error id, never internals. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error);
+    if (appError && appError.statusCode < 500) {
+      if (appError.statusCode === 429) request.log.warn({ code: appError.code }, 'rate limited');
+      return reply.status(appError.statusCode).send({
+        code: appError.code,
+        message: appError.message,
+        ...(appError.details ? { details: appError.details } : {}),
+      });
+    }
+    const errorId = request.id;
+    request.log.error({ err: error, errorId }, 'request failed');
+    const status = appError?.statusCode ?? 500;
+    return reply.status(status).send({
+      code: appError?.code ?? 'INTERNAL_ERROR',
+      message:
+        status === 503
+          ? (appError?.message ?? 'The service is not ready.')
+          : 'Something went wrong on our side. Please try again later; if it keeps happening, contact us with the error id.',
+      errorId,
+    });
+  });
+}

@@ -1,0 +1,29 @@
+import type { MailService } from '../modules/mail/mail.service.js';
+import { deliverEmailJob } from '../modules/mail/mail.jobs.js';
+import type { JobDefinition, JobHandler } from '../platform/queue/job-definition.js';
+import type { JobQueue } from '../platform/queue/job-queue.js';
+
+/** Every kind of job, known to producers (API) and consumers (workers) alike. */
+export const jobDefinitions: readonly JobDefinition[] = [deliverEmailJob];
+
+export interface JobServices {
+  mail: MailService;
+}
+
+interface JobBinding<Definition extends JobDefinition = JobDefinition> {
+  definition: Definition;
+  handler: JobHandler<Definition>;
+}
+
+function bind<Definition extends JobDefinition>(definition: Definition, handler: JobHandler<Definition>) {
+  return { definition, handler } as JobBinding;
+}
+
+/** Which service method runs each kind of job. */
+export function jobBindings(services: JobServices): JobBinding[] {
+  return [bind(deliverEmailJob, (payload, context) => services.mail.deliver(payload.messageId, context))];
+}
+
+export async function startWorkers(queue: JobQueue, services: JobServices): Promise<void> {
+  for (const { definition, handler } of jobBindings(services)) await queue.work(definition, handler);
+}

@@ -1,0 +1,53 @@
+import type { ConsoleConfig, Health, Readiness } from '@verbatim/contracts';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config/config.js';
+import type { Database } from '../../platform/db/database.js';
+import { pendingMigrations } from '../../platform/db/migrator.js';
+
+export class SystemService {
+  readonly #startedAt = Date.now();
+
+  constructor(
+    private readonly config: Config,
+    private readonly database: Database,
+  ) {}
+
+  health(): Health {
+    return { status: 'ok', version: this.config.version, uptimeSeconds: (Date.now() - this.#startedAt) / 1000 };
+  }
+
+  /** Ready means: the database answers and every migration this build knows of has been applied. */
+  async readiness(): Promise<Readiness> {
+    const started = performance.now();
+    const database: Readiness['checks']['database'] = { ok: true };
+    const migrations: Readiness['checks']['migrations'] = { ok: true, pending: [] };
+    try {
+      await this.database.pool.query('select 1');
+      database.latencyMs = Math.round((performance.now() - started) * 100) / 100;
+    } catch (error) {
+      database.ok = false;
+      database.detail = error instanceof Error ? error.message : 'unreachable';
+    }
+    if (database.ok) {
+      try {
+        migrations.pending = await pendingMigrations(this.database.db as Kysely<unknown>);
+        migrations.ok = migrations.pending.length === 0;
+      } catch (error) {
+        migrations.ok = false;
+        migrations.detail = error instanceof Error ? error.message : 'unknown';
+      }
+    } else {
+      migrations.ok = false;
+      migrations.detail = 'database unreachable';
+    }
+    return { status: database.ok && migrations.ok ? 'ready' : 'not_ready', checks: { database, migrations } };
+  }
+
+  consoleConfig(): ConsoleConfig {
+    return {
+      productName: this.config.console.productName,
+      version: this.config.version,
+      links: this.config.console.links,
+    };
+  }
+}

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_email_messages.js';
+
+/**
+ * Every migration, in the order it runs. Append-only: never edit or remove an entry once it has
+ * landed (migrations.test.ts compares each file with its recorded checksum).
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_email_messages': m0001,
+};

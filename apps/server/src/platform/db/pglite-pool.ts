@@ -1,0 +1,76 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import type { DatabasePool, PoolClient, QueryResult } from './pool.js';
+
+/**
+ * A pg-compatible pool over embedded PGlite. PGlite is a single PostgreSQL session, so a
+ * connection is exclusive: `connect()` waits for the previous holder to release, which keeps
+ * Kysely transactions and pg-boss statements from interleaving inside each other's transactions.
+ */
+export class PGlitePool implements DatabasePool {
+  readonly kind = 'pglite';
+  #lastHolder: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly pglite: PGlite) {}
+
+  static async open(directory: string | undefined): Promise<PGlitePool> {
+    const pglite = await PGlite.create(directory, {
+      // Same parsing as the pg pool (see postgres-pool.ts): dates stay 'YYYY-MM-DD' strings.
+      parsers: { [types.DATE]: (value: string) => value },
+    });
+    return new PGlitePool(pglite);
+  }
+
+  async connect(): Promise<PoolClient> {
+    let release!: () => void;
+    const previous = this.#lastHolder;
+    this.#lastHolder = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    let released = false;
+    return {
+      query: (sql, parameters) => this.#run(sql, parameters),
+      release: () => {
+        if (!released) {
+          released = true;
+          release();
+        }
+      },
+    };
+  }
+
+  async query<Row>(sql: string, parameters?: readonly unknown[]): Promise<QueryResult<Row>> {
+    const client = await this.connect();
+    try {
+      return await client.query<Row>(sql, parameters);
+    } finally {
+      client.release();
+    }
+  }
+
+  async end(): Promise<void> {
+    // Wait for whoever holds the session, then close it.
+    const client = await this.connect();
+    try {
+      await this.pglite.close();
+    } finally {
+      client.release();
+    }
+  }
+
+  async #run<Row>(sql: string, parameters?: readonly unknown[]): Promise<QueryResult<Row>> {
+    if (parameters && parameters.length > 0) {
+      const result = await this.pglite.query<Row>(sql, [...parameters]);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length, command: commandOf(sql) };
+    }
+    // Without parameters use the simple protocol: it accepts several statements (pg-boss sends
+    // its schema that way), as node-postgres does.
+    const results = await this.pglite.exec(sql);
+    const last = results.at(-1);
+    const rows = (last?.rows ?? []) as Row[];
+    return { rows, rowCount: last?.affectedRows ?? rows.length, command: commandOf(sql) };
+  }
+}
+
+function commandOf(sql: string): string {
+  const match = /^\s*(?:with\b[\s\S]*?\)\s*)?(\w+)/i.exec(sql);
+  return (match?.[1] ?? '').toUpperCase();
+}

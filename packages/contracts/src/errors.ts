@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/**
+ * Every error the API can answer with. The code is stable (clients switch on it and the console
+ * uses it as an i18n key); the message is for humans and may change.
+ */
+export const errorCodes = [
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'MALFORMED_JSON',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'ROUTE_NOT_FOUND',
+  'RATE_LIMITED',
+  'NOT_READY',
+  'INTERNAL_ERROR',
+] as const;
+
+export const errorCodeSchema = z.enum(errorCodes);
+export type ErrorCode = z.infer<typeof errorCodeSchema>;
+
+export const validationIssueSchema = z.object({
+  /** Where the problem is: `body`, `query`, `params` or `headers`, then the path inside it. */
+  location: z.enum(['body', 'query', 'params', 'headers']),
+  path: z.array(z.union([z.string(), z.number()])),
+  message: z.string(),
+});
+export type ValidationIssue = z.infer<typeof validationIssueSchema>;
+
+export const apiErrorSchema = z
+  .object({
+    code: errorCodeSchema,
+    message: z.string(),
+    details: z.array(validationIssueSchema).optional(),
+    /** Present on 5xx answers: the id under which the server logged the failure. */
+    errorId: z.string().optional(),
+  })
+  .meta({ id: 'ApiError' });
+export type ApiError = z.infer<typeof apiErrorSchema>;

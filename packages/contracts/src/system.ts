@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const healthSchema = z
+  .object({
+    status: z.literal('ok'),
+    version: z.string(),
+    uptimeSeconds: z.number().nonnegative(),
+  })
+  .meta({ id: 'Health' });
+export type Health = z.infer<typeof healthSchema>;
+
+export const readinessCheckSchema = z.object({
+  ok: z.boolean(),
+  detail: z.string().optional(),
+});
+
+export const readinessSchema = z
+  .object({
+    status: z.enum(['ready', 'not_ready']),
+    checks: z.object({
+      database: readinessCheckSchema.extend({ latencyMs: z.number().nonnegative().optional() }),
+      migrations: readinessCheckSchema.extend({ pending: z.array(z.string()) }),
+    }),
+  })
+  .meta({ id: 'Readiness' });
+export type Readiness = z.infer<typeof readinessSchema>;
+
+const externalUrl = z.url({ protocol: /^https?$/ });
+
+/** What the console needs to know about this installation before anyone signs in. */
+export const consoleConfigSchema = z
+  .object({
+    productName: z.string().min(1),
+    version: z.string(),
+    links: z.object({
+      pricing: externalUrl,
+      docs: externalUrl,
+      contact: externalUrl,
+      demo: externalUrl,
+      privacyPolicy: externalUrl,
+      generalTerms: externalUrl,
+      social: z.array(z.object({ name: z.string().min(1), url: externalUrl })),
+    }),
+  })
+  .meta({ id: 'ConsoleConfig' });
+export type ConsoleConfig = z.infer<typeof consoleConfigSchema>;
