@@ -74,7 +74,8 @@ async function migrate(config: Config, logger: Logger): Promise<void> {
 }
 
 async function sendTestEmail(config: Config, logger: Logger, address: string | undefined): Promise<void> {
-  if (!address || !/^[^\s@]+@[^\s@]+$/.test(address)) throw new UsageError('send-test-email needs an e-mail address');
+  if (!address || !/^[^\s@]+@[^\s@]+$/.test(address))
+    throw new UsageError('send-test-email needs an e-mail address');
   // Delivered by this process's own worker, so the command also proves the transport works.
   const runtime = await startRuntime(config, logger, { http: false, workers: true });
   try {

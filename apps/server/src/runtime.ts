@@ -41,7 +41,11 @@ export interface RuntimeOptions {
 }
 
 /** The composition root: the one place where adapters, services, workers and HTTP are wired. */
-export async function startRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime(
+  config: Config,
+  logger: Logger,
+  options: RuntimeOptions,
+): Promise<Runtime> {
   const database = await openDatabase(config.database, logger);
   const closers: (() => Promise<void>)[] = [() => database.close()];
   const stop = async () => {

@@ -14,7 +14,10 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
 
 const socialLinks = z.string().transform((value, ctx) => {
   const links: { name: string; url: string }[] = [];
-  for (const entry of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const separator = entry.indexOf('=');
     const name = entry.slice(0, separator).trim();
     const url = entry.slice(separator + 1).trim();
@@ -50,7 +53,12 @@ const environmentSchema = z.object({
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(httpUrl)),
   RATE_LIMIT_MAX: positiveInt.default(600),
   RATE_LIMIT_WINDOW_MS: positiveInt.default(60_000),
@@ -91,7 +99,9 @@ export interface Config {
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   dataDir: string;
-  database: { kind: 'pglite'; /** null: in memory, gone at exit (tests). */ directory: string | null } | { kind: 'postgres'; url: string; poolSize: number };
+  database:
+    | { kind: 'pglite'; /** null: in memory, gone at exit (tests). */ directory: string | null }
+    | { kind: 'postgres'; url: string; poolSize: number };
   workers: { inProcess: boolean; concurrency: number };
   mail: { from: string; transport: { kind: 'smtp'; url: string } | { kind: 'outbox'; directory: string } };
   console: {
@@ -119,7 +129,9 @@ export class ConfigError extends Error {
 /** Reads and checks the environment once; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.0'): Config {
   // An empty variable means "not set": shells and .env files produce them all the time.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const parsed = environmentSchema.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(

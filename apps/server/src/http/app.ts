@@ -12,14 +12,21 @@ import { registerConsole } from './console-static.js';
 import { registerErrorHandler } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
 import { requestIdOf } from './request-id.js';
+import { recordRoutes } from './route-list.js';
 
 export interface AppServices {
   system: SystemService;
 }
 
-export async function buildApp(config: Config, logger: Logger, services: AppServices): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  logger: Logger,
+  services: AppServices,
+): Promise<FastifyInstance> {
   const app = Fastify({
-    // Fastify types its logger as its own base interface, which pino's Logger implements.
+    // Without the widening Fastify infers pino's Logger as its logger type, and the instance no
+    // longer fits plugins typed for the default logger.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- see above
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: requestIdOf,
     trustProxy: config.http.trustProxy,
@@ -29,6 +36,7 @@ export async function buildApp(config: Config, logger: Logger, services: AppServ
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  recordRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // The API speaks JSON; other media types get a clear 415 rather than a half-parsed body.
@@ -36,6 +44,17 @@ export async function buildApp(config: Config, logger: Logger, services: AppServ
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // While shutting down, answers to requests still in flight end their keep-alive connection;
+  // otherwise an idle client socket would hold the server open until its keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   registerErrorHandler(app);

@@ -10,19 +10,18 @@ const locations = {
   headers: 'headers',
 } as const satisfies Record<string, ValidationIssue['location']>;
 
-function validationIssues(error: FastifyError & { validation: { instancePath: string; message?: string }[] }) {
-  const context = error.validationContext ?? 'body';
-  const location = context in locations ? locations[context as keyof typeof locations] : 'body';
-  return error.validation.map(
-    (issue): ValidationIssue => ({
-      location,
-      path: issue.instancePath
-        .split('/')
-        .filter(Boolean)
-        .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)),
-      message: issue.message ?? 'Invalid value',
-    }),
-  );
+function validationIssues(
+  error: FastifyError & { validation: { instancePath: string; message?: string }[] },
+) {
+  const location = locations[error.validationContext ?? 'body'];
+  return error.validation.map((issue): ValidationIssue => ({
+    location,
+    path: issue.instancePath
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)),
+    message: issue.message ?? 'Invalid value',
+  }));
 }
 
 /** Turns anything thrown while handling a request into an AppError; undefined means "ours, 5xx". */

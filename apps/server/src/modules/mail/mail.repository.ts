@@ -51,7 +51,11 @@ export class MailRepository {
   async recordFailure(id: string, error: string, final: boolean): Promise<void> {
     await this.db
       .updateTable('email_messages')
-      .set({ attempts: sql`attempts + 1`, last_error: error, ...(final ? { status: 'failed' as const } : {}) })
+      .set({
+        attempts: sql`attempts + 1`,
+        last_error: error,
+        ...(final ? { status: 'failed' as const } : {}),
+      })
       .where('id', '=', id)
       .execute();
   }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SystemService } from './system.service.js';
 
 export function systemRoutes(service: SystemService): FastifyPluginAsyncZod {
-  return async (app) => {
+  return (app) => {
     app.get(
       '/health',
       {
@@ -45,5 +45,6 @@ export function systemRoutes(service: SystemService): FastifyPluginAsyncZod {
       },
       () => service.consoleConfig(),
     );
+    return Promise.resolve();
   };
 }

@@ -13,7 +13,11 @@ export class SystemService {
   ) {}
 
   health(): Health {
-    return { status: 'ok', version: this.config.version, uptimeSeconds: (Date.now() - this.#startedAt) / 1000 };
+    return {
+      status: 'ok',
+      version: this.config.version,
+      uptimeSeconds: (Date.now() - this.#startedAt) / 1000,
+    };
   }
 
   /** Ready means: the database answers and every migration this build knows of has been applied. */

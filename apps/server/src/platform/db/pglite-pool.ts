@@ -59,7 +59,11 @@ export class PGlitePool implements DatabasePool {
   async #run<Row>(sql: string, parameters?: readonly unknown[]): Promise<QueryResult<Row>> {
     if (parameters && parameters.length > 0) {
       const result = await this.pglite.query<Row>(sql, [...parameters]);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length, command: commandOf(sql) };
+      return {
+        rows: result.rows,
+        rowCount: result.affectedRows ?? result.rows.length,
+        command: commandOf(sql),
+      };
     }
     // Without parameters use the simple protocol: it accepts several statements (pg-boss sends
     // its schema that way), as node-postgres does.

@@ -8,13 +8,13 @@ const DATE = 1082;
  * Parsing shared with PGlite so both backends hand the same values to the code: int8 as a JS
  * number (our int8 columns hold cents, bytes and counts, far below 2^53) and dates as strings.
  */
-const typeParsers = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary'): ((value: string) => unknown) => {
     if (oid === INT8) return (value: string) => Number(value);
     if (oid === DATE) return (value: string) => value;
-    return pg.types.getTypeParser(oid, format);
+    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   },
-} as pg.CustomTypesConfig;
+};
 
 export class PostgresPool implements DatabasePool {
   readonly kind = 'postgres';

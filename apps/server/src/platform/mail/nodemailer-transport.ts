@@ -2,6 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
+import type StreamTransport from 'nodemailer/lib/stream-transport/index.js';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.js';
 import type { MailTransport, OutgoingMail } from './mail-transport.js';
@@ -20,7 +22,7 @@ function toMessage(mail: OutgoingMail) {
 /** SMTP delivery through nodemailer. */
 export class SmtpMailTransport implements MailTransport {
   readonly description: string;
-  readonly #transporter: Transporter;
+  readonly #transporter: Transporter<SMTPTransport.SentMessageInfo>;
 
   constructor(url: string) {
     this.#transporter = nodemailer.createTransport(url);
@@ -44,7 +46,11 @@ export class SmtpMailTransport implements MailTransport {
  */
 export class OutboxMailTransport implements MailTransport {
   readonly description: string;
-  readonly #transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  readonly #transporter: Transporter<StreamTransport.SentMessageInfo> = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
 
   constructor(
     private readonly directory: string,
@@ -56,7 +62,10 @@ export class OutboxMailTransport implements MailTransport {
   async send(mail: OutgoingMail): Promise<{ transportMessageId: string }> {
     const info = await this.#transporter.sendMail(toMessage(mail));
     await mkdir(this.directory, { recursive: true });
-    const file = path.join(this.directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.reference}.eml`);
+    const file = path.join(
+      this.directory,
+      `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.reference}.eml`,
+    );
     await writeFile(file, info.message as Buffer);
     this.logger.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the outbox folder');
     return { transportMessageId: info.messageId };

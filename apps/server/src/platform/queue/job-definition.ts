@@ -30,7 +30,9 @@ export type JobHandler<Definition extends JobDefinition> = (
   context: JobContext,
 ) => Promise<void>;
 
-export function defineJob<Payload extends z.ZodType>(definition: JobDefinition<Payload>): JobDefinition<Payload> {
+export function defineJob<Payload extends z.ZodType>(
+  definition: JobDefinition<Payload>,
+): JobDefinition<Payload> {
   return definition;
 }
 

@@ -17,7 +17,10 @@ export interface JobQueue {
     options?: SendOptions,
   ): Promise<string>;
   /** Starts consuming jobs of this kind in this process. */
-  work<Definition extends JobDefinition>(definition: Definition, handler: JobHandler<Definition>): Promise<void>;
+  work<Definition extends JobDefinition>(
+    definition: Definition,
+    handler: JobHandler<Definition>,
+  ): Promise<void>;
   /** Stops taking new jobs, lets running ones finish (up to the timeout), then detaches. */
   stop(timeoutMs: number): Promise<void>;
 }

@@ -40,21 +40,24 @@ export class PgBossQueue implements JobQueue {
     });
     boss.on('error', (error: unknown) => logger.error({ err: error }, 'job queue error'));
     await boss.start();
-    for (const definition of options.definitions) {
-      const deadLetter = deadLetterQueueOf(definition);
-      await boss.createQueue(deadLetter, { name: deadLetter, retentionMinutes: 60 * 24 * 14 });
-      const queue: PgBoss.Queue = {
-        name: definition.name,
-        retryLimit: definition.retry.limit,
-        retryDelay: definition.retry.delaySeconds,
-        retryBackoff: definition.retry.backoff,
-        expireInSeconds: definition.timeoutSeconds,
-        deadLetter,
-      };
-      // createQueue ignores an existing queue, so a changed retry policy is applied explicitly.
-      await boss.createQueue(definition.name, queue);
-      await boss.updateQueue(definition.name, queue);
-    }
+    // Processes starting together would deadlock in pg-boss's partition DDL: one at a time.
+    await withSetupLock(pool, async () => {
+      for (const definition of options.definitions) {
+        const deadLetter = deadLetterQueueOf(definition);
+        await boss.createQueue(deadLetter, { name: deadLetter, retentionMinutes: 60 * 24 * 14 });
+        const queue: PgBoss.Queue = {
+          name: definition.name,
+          retryLimit: definition.retry.limit,
+          retryDelay: definition.retry.delaySeconds,
+          retryBackoff: definition.retry.backoff,
+          expireInSeconds: definition.timeoutSeconds,
+          deadLetter,
+        };
+        // createQueue ignores an existing queue, so a changed retry policy is applied explicitly.
+        await boss.createQueue(definition.name, queue);
+        await boss.updateQueue(definition.name, queue);
+      }
+    });
     return new PgBossQueue(boss, options);
   }
 
@@ -118,5 +121,24 @@ export class PgBossQueue implements JobQueue {
     if (!this.#options.definitions.includes(definition)) {
       throw new Error(`Job ${definition.name} is not in the job registry`);
     }
+  }
+}
+
+/** Lock key for queue setup: any constant shared by every Verbatim process ("vbtm"). */
+const QUEUE_SETUP_LOCK = 0x7662746d;
+
+async function withSetupLock(pool: DatabasePool, setup: () => Promise<void>): Promise<void> {
+  // PGlite is one session in one process; its pool would also deadlock holding a connection here.
+  if (pool.kind === 'pglite') return setup();
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [QUEUE_SETUP_LOCK]);
+    try {
+      await setup();
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [QUEUE_SETUP_LOCK]);
+    }
+  } finally {
+    client.release();
   }
 }

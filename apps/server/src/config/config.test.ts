@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('serves on port 8080 with PGlite and an outbox folder under ./data by default', () => {
+    const config = loadConfig({}, '1.2.3');
+    expect(config.http.port).toBe(8080);
+    expect(config.http.publicUrl).toBe('http://localhost:8080');
+    expect(config.database).toEqual({ kind: 'pglite', directory: path.resolve('data/pglite') });
+    expect(config.mail.transport).toEqual({ kind: 'outbox', directory: path.resolve('data/outbox') });
+    expect(config.workers.inProcess).toBe(true);
+    expect(config.http.corsOrigins).toEqual([]);
+    expect(config.version).toBe('1.2.3');
+  });
+
+  it('switches to PostgreSQL and SMTP when their URLs are given', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://verbatim@db:5432/verbatim',
+      SMTP_URL: 'smtp://mail:2525',
+      PORT: '9000',
+      PUBLIC_URL: 'https://stt.example.com/',
+      WORKERS_IN_PROCESS: 'false',
+      CORS_ORIGINS: 'https://a.example.com, https://b.example.com',
+      LINK_SOCIAL: 'GitHub=https://github.com/verbatim, X=https://x.com/verbatim',
+    });
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://verbatim@db:5432/verbatim',
+      poolSize: 10,
+    });
+    expect(config.mail.transport).toEqual({ kind: 'smtp', url: 'smtp://mail:2525' });
+    expect(config.http.port).toBe(9000);
+    expect(config.http.publicUrl).toBe('https://stt.example.com');
+    expect(config.workers.inProcess).toBe(false);
+    expect(config.http.corsOrigins).toEqual(['https://a.example.com', 'https://b.example.com']);
+    expect(config.console.links.social).toEqual([
+      { name: 'GitHub', url: 'https://github.com/verbatim' },
+      { name: 'X', url: 'https://x.com/verbatim' },
+    ]);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' }).database.kind).toBe('pglite');
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+        WORKERS_IN_PROCESS: 'maybe',
+        LINK_DOCS_URL: 'ftp://docs',
+        LINK_SOCIAL: 'nonsense',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'LOG_LEVEL',
+      'WORKERS_IN_PROCESS',
+      'LINK_DOCS_URL',
+      'LINK_SOCIAL',
+    ]) {
+      expect(problems).toContain(name);
+    }
+    expect((error as ConfigError).message).toMatch(/^Invalid configuration:\n {2}- /);
+  });
+});

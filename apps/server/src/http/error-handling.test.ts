@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { apiErrorSchema } from '@verbatim/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { startTestRuntime, type TestRuntime } from '../test-support/test-runtime.js';
+
+// Routes that exist only in this test, to drive the error handler through every kind of failure.
+const probeRoutes: FastifyPluginAsyncZod = (app) => {
+  app.post(
+    '/echo',
+    {
+      schema: {
+        body: z.object({ name: z.string().min(3), count: z.number().int() }),
+        querystring: z.object({}),
+      },
+    },
+    (request) => request.body,
+  );
+  app.get('/explode', () => {
+    throw new Error('connection to db-internal-7 failed: password=hunter2');
+  });
+  app.get('/items/:id', { schema: { params: z.object({ id: z.string().regex(/^itm_/) }) } }, (request) => ({
+    id: request.params.id,
+  }));
+  return Promise.resolve();
+};
+
+describe('errors at the HTTP boundary', () => {
+  let runtime: TestRuntime;
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ env: { BODY_LIMIT_BYTES: '1024' } });
+    await runtime.app.register(probeRoutes, { prefix: '/api/v1/test-probe' });
+  });
+  afterAll(() => runtime.close());
+
+  it('answers malformed JSON with 400 MALFORMED_JSON', async () => {
+    const response = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/test-probe/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": "abc",',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ code: 'MALFORMED_JSON', message: 'The body is not valid JSON.' });
+  });
+
+  it('answers an empty JSON body with 400 MALFORMED_JSON', async () => {
+    const response = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/test-probe/echo',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ code: string }>().code).toBe('MALFORMED_JSON');
+  });
+
+  it('answers schema violations with 400 VALIDATION_FAILED and where each problem is', async () => {
+    const response = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/test-probe/echo',
+      payload: { name: 'ab', count: 1.5 },
+    });
+    expect(response.statusCode).toBe(400);
+    const body = apiErrorSchema.parse(response.json());
+    expect(body.code).toBe('VALIDATION_FAILED');
+    expect(body.details?.map((issue) => [issue.location, issue.path.join('.')])).toEqual([
+      ['body', 'name'],
+      ['body', 'count'],
+    ]);
+  });
+
+  it('reports bad path parameters as params', async () => {
+    const response = await runtime.app.inject({ method: 'GET', url: '/api/v1/test-probe/items/nope' });
+    expect(response.statusCode).toBe(400);
+    expect(apiErrorSchema.parse(response.json()).details?.[0]?.location).toBe('params');
+  });
+
+  it('answers oversized bodies with 413 PAYLOAD_TOO_LARGE', async () => {
+    const response = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/test-probe/echo',
+      payload: { name: 'x'.repeat(4096), count: 1 },
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json<{ code: string }>().code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers content types other than JSON with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    for (const contentType of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
+      const response = await runtime.app.inject({
+        method: 'POST',
+        url: '/api/v1/test-probe/echo',
+        headers: { 'content-type': contentType },
+        payload: 'name=abc',
+      });
+      expect(response.statusCode, contentType).toBe(415);
+      expect(response.json<{ code: string }>().code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    }
+  });
+
+  it('answers unknown API routes with 404 ROUTE_NOT_FOUND as JSON', async () => {
+    const response = await runtime.app.inject({ method: 'DELETE', url: '/api/v1/no-such-thing?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    expect(response.json()).toEqual({
+      code: 'ROUTE_NOT_FOUND',
+      message: 'No route DELETE /api/v1/no-such-thing.',
+    });
+  });
+
+  it('hides the internals of a 5xx and logs them under the error id it returns', async () => {
+    const response = await runtime.app.inject({ method: 'GET', url: '/api/v1/test-probe/explode' });
+    expect(response.statusCode).toBe(500);
+    const body = apiErrorSchema.parse(response.json());
+    expect(body.code).toBe('INTERNAL_ERROR');
+    expect(response.body).not.toContain('hunter2');
+    expect(response.body).not.toContain('db-internal');
+    expect(body.errorId).toBe(response.headers['x-request-id']);
+    const logged = runtime.logs.find((line) => line.errorId === body.errorId);
+    expect(JSON.stringify(logged)).toContain('db-internal-7');
+  });
+});

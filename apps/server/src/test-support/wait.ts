@@ -1,0 +1,12 @@
+/** Polls until the condition holds; fails with the given description after the timeout. */
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  description: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
