@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type MigrationInfo } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
 import { migrations } from './migrations/index.js';
 
 export interface MigrationReport {
@@ -23,7 +23,19 @@ export async function migrateToLatest(db: Kysely<unknown>): Promise<MigrationRep
   return { applied: (results ?? []).map((result) => result.migrationName) };
 }
 
+/**
+ * Migrations this build knows of that the database has not applied. One cheap query: readiness
+ * probes call it constantly, and the migrator's own listing checks and creates its tables first.
+ */
 export async function pendingMigrations(db: Kysely<unknown>): Promise<string[]> {
-  const all: readonly MigrationInfo[] = await migratorFor(db).getMigrations();
-  return all.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+  let applied: Set<string>;
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    applied = new Set(rows.map((row) => row.name));
+  } catch (error) {
+    // 42P01: the bookkeeping table does not exist yet, so nothing has been applied.
+    if ((error as { code?: unknown }).code !== '42P01') throw error;
+    applied = new Set();
+  }
+  return Object.keys(migrations).filter((name) => !applied.has(name));
 }
