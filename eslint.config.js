@@ -37,7 +37,10 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    // Tool configuration files sit outside the workspaces' tsconfig projects; the console's are
+    // type-checked by apps/console/tsconfig.config.json instead.
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs', '**/*.config.ts'],
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: { parserOptions: { projectService: false } },
   },
 );

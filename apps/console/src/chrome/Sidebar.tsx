@@ -1,0 +1,82 @@
+import { NavLink, ScrollArea, Stack, Tooltip } from '@mantine/core';
+import { IconApi, IconBook2, IconRocket, type Icon } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { apiReferencePath, homePath } from '../app/paths';
+import type { TranslationKey } from '../i18n/translationKey';
+import { useConsoleConfig } from '../runtimeConfig/consoleConfigQuery';
+
+/** Screens of the signed-in area; each feature issue adds its own entry here. */
+const screenLinks: readonly { to: string; labelKey: TranslationKey; icon: Icon }[] = [
+  { to: homePath, labelKey: 'chrome.sidebar.home', icon: IconRocket },
+];
+
+export interface SidebarProps {
+  /** Desktop rail mode: icons only, labels in tooltips. */
+  rail: boolean;
+  /** Called when a link is chosen, so the phone menu can close. */
+  onNavigate: () => void;
+}
+
+export function Sidebar({ rail, onNavigate }: SidebarProps) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const docsUrl = useConsoleConfig().data?.links.docs;
+
+  return (
+    <ScrollArea type="never">
+      <Stack gap={4} p="sm">
+        {screenLinks.map(({ to, labelKey, icon: LinkIcon }) => (
+          <SidebarItem key={to} rail={rail} label={t(labelKey)}>
+            <NavLink
+              component={Link}
+              to={to}
+              onClick={onNavigate}
+              active={pathname === to || pathname.startsWith(`${to}/`)}
+              aria-current={pathname === to ? 'page' : undefined}
+              label={rail ? undefined : t(labelKey)}
+              aria-label={rail ? t(labelKey) : undefined}
+              leftSection={<LinkIcon size={20} stroke={1.6} aria-hidden />}
+              variant="light"
+            />
+          </SidebarItem>
+        ))}
+        {docsUrl && (
+          <SidebarItem rail={rail} label={t('chrome.sidebar.documentation')}>
+            <NavLink
+              href={docsUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              onClick={onNavigate}
+              label={rail ? undefined : t('chrome.sidebar.documentation')}
+              aria-label={`${t('chrome.sidebar.documentation')} ${t('chrome.opensInNewTab')}`}
+              leftSection={<IconBook2 size={20} stroke={1.6} aria-hidden />}
+            />
+          </SidebarItem>
+        )}
+        <SidebarItem rail={rail} label={t('chrome.sidebar.apiReference')}>
+          <NavLink
+            href={apiReferencePath}
+            target="_blank"
+            onClick={onNavigate}
+            label={rail ? undefined : t('chrome.sidebar.apiReference')}
+            aria-label={`${t('chrome.sidebar.apiReference')} ${t('chrome.opensInNewTab')}`}
+            leftSection={<IconApi size={20} stroke={1.6} aria-hidden />}
+          />
+        </SidebarItem>
+      </Stack>
+    </ScrollArea>
+  );
+}
+
+/** In rail mode the label moves into a tooltip so the icons stay identifiable. */
+function SidebarItem({ rail, label, children }: { rail: boolean; label: string; children: ReactNode }) {
+  return rail ? (
+    <Tooltip label={label} position="right" withArrow>
+      {children}
+    </Tooltip>
+  ) : (
+    children
+  );
+}

@@ -1,0 +1,23 @@
+import type { ConsoleConfig, Readiness } from '@verbatim/contracts';
+
+export const sampleConsoleConfig: ConsoleConfig = {
+  productName: 'Verbatim Test',
+  version: '1.2.3',
+  links: {
+    pricing: 'https://example.com/pricing',
+    docs: 'https://example.com/docs',
+    contact: 'https://example.com/contact',
+    demo: 'https://example.com/demo',
+    privacyPolicy: 'https://example.com/privacy',
+    generalTerms: 'https://example.com/terms',
+    social: [{ name: 'GitHub', url: 'https://github.com/example' }],
+  },
+};
+
+export const sampleReadiness: Readiness = {
+  status: 'ready',
+  checks: {
+    database: { ok: true, latencyMs: 3 },
+    migrations: { ok: true, pending: [] },
+  },
+};

@@ -1,0 +1,34 @@
+import { vi } from 'vitest';
+import { sampleConsoleConfig, sampleReadiness } from './fixtures';
+
+export interface StubAnswer {
+  status?: number;
+  body: unknown;
+}
+
+/**
+ * Replaces `fetch` with a table of answers by path; unknown paths answer 404 ROUTE_NOT_FOUND like
+ * the server does. The runtime configuration and readiness answer by default.
+ */
+export function stubApi(answers: Record<string, StubAnswer> = {}) {
+  const table: Record<string, StubAnswer> = {
+    '/api/v1/console-config': { body: sampleConsoleConfig },
+    '/api/v1/ready': { body: sampleReadiness },
+    ...answers,
+  };
+  const fetchMock = vi.fn((input: RequestInfo | URL, _init?: RequestInit) => {
+    const path = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    const answer = table[path] ?? {
+      status: 404,
+      body: { code: 'ROUTE_NOT_FOUND', message: `No route ${path}` },
+    };
+    return Promise.resolve(
+      new Response(JSON.stringify(answer.body), {
+        status: answer.status ?? 200,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}

@@ -1,0 +1,93 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { repoRoot, serverCliPath } from './paths.js';
+
+const readyTimeoutMs = 60_000;
+const stopTimeoutMs = 10_000;
+/** Enough of the server's output to explain a failed start without flooding the report. */
+const maxOutputChars = 20_000;
+
+export interface ProductServer {
+  /** http://localhost:PORT: a secure origin, as microphone and crypto.randomUUID need. */
+  baseUrl: string;
+  stop: () => Promise<void>;
+}
+
+/** Starts the built product (`verbatim serve`) on a free port with a fresh data directory. */
+export async function startProductServer(): Promise<ProductServer> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'verbatim-e2e-'));
+  const child = spawn(process.execPath, [serverCliPath, 'serve'], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const record = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-maxOutputChars);
+  };
+  child.stdout.on('data', record);
+  child.stderr.on('data', record);
+
+  const stop = async () => {
+    await stopProcess(child);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitUntilReady(`http://127.0.0.1:${port}/api/v1/ready`, child);
+  } catch (error) {
+    await stop();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`The product server did not become ready: ${reason}\n--- server output ---\n${output}`);
+  }
+  return { baseUrl: `http://localhost:${port}`, stop };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('could not read the port of the probe server'));
+      });
+    });
+  });
+}
+
+async function waitUntilReady(readyUrl: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + readyTimeoutMs;
+  let lastProblem = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`it exited (code ${child.exitCode}, signal ${child.signalCode})`);
+    }
+    try {
+      const response = await fetch(readyUrl, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 200) return;
+      lastProblem = `GET /api/v1/ready answered ${response.status}: ${await response.text()}`;
+    } catch (error) {
+      lastProblem = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(250);
+  }
+  throw new Error(`no 200 from ${readyUrl} within ${readyTimeoutMs / 1000} s (last: ${lastProblem})`);
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const stoppedInTime = await Promise.race([exited.then(() => true), sleep(stopTimeoutMs).then(() => false)]);
+  if (!stoppedInTime) {
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
