@@ -1,0 +1,75 @@
+import type { AccountStatus } from '@verbatim/contracts';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import type { Db } from '../../platform/db/database.js';
+import type { AccountsTable } from './accounts.tables.js';
+
+export type Account = Selectable<AccountsTable>;
+
+export interface NewAccount {
+  id: string;
+  email: string;
+  passwordHash: string | null;
+  fullName?: string | null;
+  status: AccountStatus;
+  emailVerifiedAt?: Date | null;
+  registeredAs?: string;
+}
+
+/** Unique violation on accounts_email_unique: the address is taken (case-insensitively). */
+export class EmailTakenError extends Error {}
+
+export class AccountsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(account: NewAccount): Promise<Account> {
+    try {
+      return await this.db
+        .insertInto('accounts')
+        .values({
+          id: account.id,
+          email: account.email,
+          password_hash: account.passwordHash,
+          full_name: account.fullName ?? null,
+          status: account.status,
+          email_verified_at: account.emailVerifiedAt ?? null,
+          ...(account.registeredAs ? { registered_as: account.registeredAs } : {}),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === '23505')
+        throw new EmailTakenError(account.email, { cause: error });
+      throw error;
+    }
+  }
+
+  findById(id: string): Promise<Account | undefined> {
+    return this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByEmail(email: string): Promise<Account | undefined> {
+    return this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  async update(
+    id: string,
+    changes: Omit<Updateable<AccountsTable>, 'id' | 'created_at' | 'updated_at'>,
+  ): Promise<Account | undefined> {
+    try {
+      return await this.db
+        .updateTable('accounts')
+        .set({ ...changes, updated_at: new Date() })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === '23505')
+        throw new EmailTakenError(String(changes.email), { cause: error });
+      throw error;
+    }
+  }
+}
