@@ -1,29 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli as run } from './test-support/cli.js';
 import { startSmtpSink, type SmtpSink } from './test-support/smtp-sink.js';
-
-const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), 'cli.ts');
-
-function run(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', cli, ...args], {
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('verbatim CLI', () => {
   let dataDir: string;

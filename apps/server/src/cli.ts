@@ -2,7 +2,9 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { AppError } from './errors/app-error.js';
 import { createLogger } from './logger.js';
+import { AccountsUsageError, accountsUsage, runAccountsCommand } from './modules/accounts/accounts.cli.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import { startRuntime, type Runtime } from './runtime.js';
@@ -15,6 +17,7 @@ Commands:
   worker                    background workers only (run any number against PostgreSQL)
   migrate                   apply pending database migrations and exit
   send-test-email <address> queue one e-mail through the job queue, to check the mail settings
+${accountsUsage}
   help                      this text
 
 Configuration comes from environment variables; see the README.`;
@@ -103,6 +106,18 @@ async function sendTestEmail(config: Config, logger: Logger, address: string | u
   }
 }
 
+async function accounts(config: Config, logger: Logger, args: string[]): Promise<void> {
+  const database = await openDatabase(config.database, logger);
+  try {
+    await migrateToLatest(database.db as Kysely<unknown>);
+    await runAccountsCommand(database.db, args, (text) => console.log(text));
+  } catch (error) {
+    throw error instanceof AccountsUsageError ? new UsageError(error.message) : error;
+  } finally {
+    await database.close();
+  }
+}
+
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
@@ -122,6 +137,8 @@ async function main(argv: string[]): Promise<void> {
       return migrate(config, logger);
     case 'send-test-email':
       return sendTestEmail(config, logger, rest[0]);
+    case 'accounts':
+      return accounts(config, logger, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -135,6 +152,11 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
     console.error(`verbatim: ${error.message}\n\n${usage}`);
     process.exit(64);
+  }
+  // Expected refusals (unknown account, nothing to change) need no stack trace.
+  if (error instanceof AppError) {
+    console.error(`verbatim: ${error.message}`);
+    process.exit(1);
   }
   console.error(error);
   process.exit(1);

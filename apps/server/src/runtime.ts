@@ -4,10 +4,22 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { buildApp } from './http/app.js';
 import { jobDefinitions, startWorkers } from './jobs/registry.js';
+import { AccountsRepository } from './modules/accounts/accounts.repository.js';
+import { AuditLog } from './modules/accounts/audit-log.js';
+import { CaptchaService } from './modules/captcha/captcha.service.js';
+import { createIdentity, type Identity } from './modules/identity/identity.module.js';
+import { AccountMailer } from './modules/mail/account-mailer.js';
 import { MailRepository } from './modules/mail/mail.repository.js';
 import { MailService } from './modules/mail/mail.service.js';
+import { ProfilePhotos } from './modules/profile/profile-photos.js';
+import { ProfileService } from './modules/profile/profile.service.js';
+import { RecoveryService } from './modules/recovery/recovery.service.js';
+import { RegistrationService } from './modules/registration/registration.service.js';
 import { SystemService } from './modules/system/system.service.js';
+import { Argon2PasswordHasher } from './platform/crypto/password-hasher.js';
+import { SecretStore } from './platform/crypto/secret-store.js';
 import { openDatabase, type Database } from './platform/db/database.js';
+import { LocalFileStorage } from './platform/storage/local-file-storage.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import type { MailTransport } from './platform/mail/mail-transport.js';
 import { createMailTransport } from './platform/mail/nodemailer-transport.js';
@@ -16,7 +28,13 @@ import { PgBossQueue } from './platform/queue/pg-boss-queue.js';
 
 export interface Services {
   system: SystemService;
+  identity: Identity;
+  profile: ProfileService;
+  profilePhotos: ProfilePhotos;
   mail: MailService;
+  captcha: CaptchaService;
+  registration: RegistrationService;
+  recovery: RecoveryService;
 }
 
 export interface Runtime {
@@ -67,9 +85,45 @@ export async function startRuntime(
     });
     closers.push(() => queue.stop(config.http.shutdownTimeoutMs));
 
+    const mail = new MailService(new MailRepository(database.db), queue, transport, config.mail.from, logger);
+    const secrets = new SecretStore(database.db);
+    const profilePhotos = new ProfilePhotos(
+      new LocalFileStorage(config.storage.directory),
+      config.profilePhotoMaxBytes,
+    );
+    const hasher = new Argon2PasswordHasher();
+    const captcha = new CaptchaService(config.accounts.captcha, database.db, secrets, logger);
+    const accountDependencies = {
+      db: database.db,
+      captcha,
+      hasher,
+      mailer: new AccountMailer(mail, config, logger),
+      config: config.accounts,
+    };
+    const registration = new RegistrationService(accountDependencies);
+    const identity = await createIdentity({
+      config,
+      logger,
+      db: database.db,
+      secrets,
+      hasher,
+      captcha,
+      verifyEmail: (code, context) => registration.verifyEmail(code, context),
+    });
     const services: Services = {
       system: new SystemService(config, database),
-      mail: new MailService(new MailRepository(database.db), queue, transport, config.mail.from, logger),
+      identity,
+      profile: new ProfileService(
+        new AccountsRepository(database.db),
+        hasher,
+        new AuditLog(database.db),
+        profilePhotos,
+      ),
+      profilePhotos,
+      mail,
+      captcha,
+      registration,
+      recovery: new RecoveryService({ ...accountDependencies, queue }),
     };
     if (options.workers) {
       await startWorkers(queue, services);

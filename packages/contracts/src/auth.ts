@@ -90,3 +90,12 @@ export const captchaConfigSchema = z
     siteKey: z.string().optional(),
   })
   .meta({ id: 'CaptchaConfig' });
+
+/** The answer to requests that must not reveal whether an account exists (recovery, resend). */
+export const acceptedResponseSchema = z
+  .object({ accepted: z.literal(true) })
+  .meta({ id: 'AcceptedResponse' });
+export type AcceptedResponse = z.infer<typeof acceptedResponseSchema>;
+export type CaptchaChallenge = z.infer<typeof captchaChallengeSchema>;
+export type CaptchaConfig = z.infer<typeof captchaConfigSchema>;
+export type RecoveryPasswordResponse = z.infer<typeof recoveryPasswordResponseSchema>;

@@ -73,3 +73,91 @@ describe('loadConfig', () => {
     expect((error as ConfigError).message).toMatch(/^Invalid configuration:\n {2}- /);
   });
 });
+
+describe('loadConfig: self-service accounts', () => {
+  it('uses ALTCHA, no approval, 48-hour verification and 60-minute recovery links by default', () => {
+    const { accounts } = loadConfig({});
+    expect(accounts).toEqual({
+      captcha: { provider: 'altcha', maxNumber: 100_000, challengeTtlSeconds: 600 },
+      registrationRequiresApproval: false,
+      emailVerificationTtlHours: 48,
+      passwordRecoveryTtlMinutes: 60,
+    });
+  });
+
+  it('reads reCAPTCHA, approval and the link lifetimes', () => {
+    const { accounts } = loadConfig({
+      CAPTCHA_PROVIDER: 'recaptcha',
+      RECAPTCHA_SITE_KEY: 'site',
+      RECAPTCHA_SECRET_KEY: 'secret',
+      REGISTRATION_REQUIRES_APPROVAL: 'true',
+      EMAIL_VERIFICATION_TTL_HOURS: '24',
+      PASSWORD_RECOVERY_TTL_MINUTES: '15',
+    });
+    expect(accounts).toEqual({
+      captcha: {
+        provider: 'recaptcha',
+        siteKey: 'site',
+        secretKey: 'secret',
+        verifyUrl: 'https://www.google.com/recaptcha/api/siteverify',
+      },
+      registrationRequiresApproval: true,
+      emailVerificationTtlHours: 24,
+      passwordRecoveryTtlMinutes: 15,
+    });
+    const custom = loadConfig({
+      CAPTCHA_PROVIDER: 'recaptcha',
+      RECAPTCHA_SITE_KEY: 'site',
+      RECAPTCHA_SECRET_KEY: 'secret',
+      RECAPTCHA_VERIFY_URL: 'http://127.0.0.1:9999/verify',
+    });
+    expect(custom.accounts.captcha).toMatchObject({ verifyUrl: 'http://127.0.0.1:9999/verify' });
+  });
+
+  it('refuses reCAPTCHA without its keys, with the other problems', () => {
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problemsOf({ CAPTCHA_PROVIDER: 'recaptcha', RECAPTCHA_SECRET_KEY: '' })).toEqual([
+      'RECAPTCHA_SITE_KEY: required when CAPTCHA_PROVIDER is recaptcha',
+      'RECAPTCHA_SECRET_KEY: required when CAPTCHA_PROVIDER is recaptcha',
+    ]);
+    expect(problemsOf({ CAPTCHA_PROVIDER: 'recaptcha', RECAPTCHA_SITE_KEY: 'site', PORT: 'x' })).toEqual([
+      expect.stringMatching(/^PORT: /),
+      'RECAPTCHA_SECRET_KEY: required when CAPTCHA_PROVIDER is recaptcha',
+    ]);
+    // Keys without reCAPTCHA chosen are harmless.
+    expect(problemsOf({ RECAPTCHA_SITE_KEY: 'site' })).toEqual([]);
+  });
+
+  it('names bad values of the account variables', () => {
+    const problems = (() => {
+      try {
+        loadConfig({
+          CAPTCHA_PROVIDER: 'hcaptcha',
+          RECAPTCHA_VERIFY_URL: 'ftp://google',
+          REGISTRATION_REQUIRES_APPROVAL: 'sometimes',
+          EMAIL_VERIFICATION_TTL_HOURS: '0',
+          PASSWORD_RECOVERY_TTL_MINUTES: 'soon',
+        });
+      } catch (error) {
+        return (error as ConfigError).problems.join('\n');
+      }
+      return '';
+    })();
+    expect(problems).toContain('CAPTCHA_PROVIDER: must be altcha or recaptcha');
+    for (const name of [
+      'RECAPTCHA_VERIFY_URL',
+      'REGISTRATION_REQUIRES_APPROVAL',
+      'EMAIL_VERIFICATION_TTL_HOURS',
+      'PASSWORD_RECOVERY_TTL_MINUTES',
+    ]) {
+      expect(problems).toContain(name);
+    }
+  });
+});

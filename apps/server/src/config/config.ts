@@ -80,11 +80,41 @@ const environmentSchema = z.object({
   LINK_PRIVACY_URL: httpUrl.default('https://verbatim.example.com/privacy'),
   LINK_TERMS_URL: httpUrl.default('https://verbatim.example.com/terms'),
   LINK_SOCIAL: socialLinks.default([]),
+  ACCESS_TOKEN_TTL_SECONDS: positiveInt.max(86_400).default(900),
+  REFRESH_TOKEN_TTL_DAYS: positiveInt.max(365).default(14),
+  SESSION_TTL_DAYS: positiveInt.max(365).default(14),
+  SIGNIN_FAILURES_BEFORE_CAPTCHA: positiveInt.default(5),
+  SIGNIN_FAILURE_WINDOW_MINUTES: positiveInt.default(15),
+  PROFILE_PHOTO_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
+  CAPTCHA_PROVIDER: z
+    .enum(['altcha', 'recaptcha'], { error: 'must be altcha or recaptcha' })
+    .default('altcha'),
+  RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
+  RECAPTCHA_SECRET_KEY: z.string().min(1).optional(),
+  RECAPTCHA_VERIFY_URL: httpUrl.default('https://www.google.com/recaptcha/api/siteverify'),
+  REGISTRATION_REQUIRES_APPROVAL: booleanFlag.default(false),
+  EMAIL_VERIFICATION_TTL_HOURS: positiveInt.default(48),
+  PASSWORD_RECOVERY_TTL_MINUTES: positiveInt.default(60),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
 
 export interface Config {
+  /** Files the product keeps: the local folder of the embedded default. */
+  storage: { kind: 'local'; directory: string };
+  profilePhotoMaxBytes: number;
+  identity: {
+    /** The token issuer: PUBLIC_URL/oidc. */
+    issuer: string;
+    /** The audience of access tokens for the API. */
+    apiResource: string;
+    accessTokenTtlSeconds: number;
+    refreshTokenTtlSeconds: number;
+    sessionTtlSeconds: number;
+    /** Failed sign-ins per e-mail address (or 4× that per client address) before the captcha is required. */
+    failuresBeforeCaptcha: number;
+    failureWindowSeconds: number;
+  };
   environment: 'development' | 'production' | 'test';
   version: string;
   http: {
@@ -117,6 +147,20 @@ export interface Config {
       social: { name: string; url: string }[];
     };
   };
+  /** Self-service accounts: captcha, registration and password recovery. */
+  accounts: {
+    captcha:
+      | {
+          provider: 'altcha';
+          /** Upper bound of the proof-of-work number: the client tries half of it on average. */
+          maxNumber: number;
+          challengeTtlSeconds: number;
+        }
+      | { provider: 'recaptcha'; siteKey: string; secretKey: string; verifyUrl: string };
+    registrationRequiresApproval: boolean;
+    emailVerificationTtlHours: number;
+    passwordRecoveryTtlMinutes: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -133,20 +177,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
   );
   const parsed = environmentSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
-    );
-  }
+  const problems = [
+    ...(parsed.error?.issues ?? []).map(
+      (issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`,
+    ),
+    ...recaptchaProblems(present),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     environment: e.NODE_ENV,
+    storage: { kind: 'local', directory: path.join(dataDir, 'files') },
+    profilePhotoMaxBytes: e.PROFILE_PHOTO_MAX_BYTES,
+    identity: {
+      issuer: `${publicUrl}/oidc`,
+      apiResource: `${publicUrl}/api`,
+      accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: e.REFRESH_TOKEN_TTL_DAYS * 86_400,
+      sessionTtlSeconds: e.SESSION_TTL_DAYS * 86_400,
+      failuresBeforeCaptcha: e.SIGNIN_FAILURES_BEFORE_CAPTCHA,
+      failureWindowSeconds: e.SIGNIN_FAILURE_WINDOW_MINUTES * 60,
+    },
     version,
     http: {
       host: e.HOST,
       port: e.PORT,
-      publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+      publicUrl,
       trustProxy: e.TRUST_PROXY,
       corsOrigins: e.CORS_ORIGINS,
       rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
@@ -178,5 +236,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
         social: e.LINK_SOCIAL,
       },
     },
+    accounts: {
+      captcha:
+        e.CAPTCHA_PROVIDER === 'recaptcha'
+          ? {
+              provider: 'recaptcha',
+              siteKey: e.RECAPTCHA_SITE_KEY ?? '',
+              secretKey: e.RECAPTCHA_SECRET_KEY ?? '',
+              verifyUrl: e.RECAPTCHA_VERIFY_URL,
+            }
+          : { provider: 'altcha', maxNumber: 100_000, challengeTtlSeconds: 600 },
+      registrationRequiresApproval: e.REGISTRATION_REQUIRES_APPROVAL,
+      emailVerificationTtlHours: e.EMAIL_VERIFICATION_TTL_HOURS,
+      passwordRecoveryTtlMinutes: e.PASSWORD_RECOVERY_TTL_MINUTES,
+    },
   };
+}
+
+/** reCAPTCHA needs both of its keys; checked on the raw variables so every problem is listed at once. */
+function recaptchaProblems(env: Record<string, string | undefined>): string[] {
+  if (env.CAPTCHA_PROVIDER !== 'recaptcha') return [];
+  return ['RECAPTCHA_SITE_KEY', 'RECAPTCHA_SECRET_KEY']
+    .filter((name) => !env[name])
+    .map((name) => `${name}: required when CAPTCHA_PROVIDER is recaptcha`);
 }

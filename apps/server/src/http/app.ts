@@ -6,6 +6,19 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
+import { captchaRoutes } from '../modules/captcha/captcha.routes.js';
+import type { Identity } from '../modules/identity/identity.module.js';
+import { identityProviderRoutes } from '../modules/identity/identity.routes.js';
+import { interactionRoutes } from '../modules/identity/interactions.routes.js';
+import { profilePhotoRoutes } from '../modules/profile/profile-photo.routes.js';
+import type { ProfilePhotos } from '../modules/profile/profile-photos.js';
+import { profileRoutes } from '../modules/profile/profile.routes.js';
+import type { ProfileService } from '../modules/profile/profile.service.js';
+import type { CaptchaService } from '../modules/captcha/captcha.service.js';
+import { recoveryRoutes } from '../modules/recovery/recovery.routes.js';
+import type { RecoveryService } from '../modules/recovery/recovery.service.js';
+import { registrationRoutes } from '../modules/registration/registration.routes.js';
+import type { RegistrationService } from '../modules/registration/registration.service.js';
 import { systemRoutes } from '../modules/system/system.routes.js';
 import type { SystemService } from '../modules/system/system.service.js';
 import { registerConsole } from './console-static.js';
@@ -16,6 +29,12 @@ import { recordRoutes } from './route-list.js';
 
 export interface AppServices {
   system: SystemService;
+  identity: Identity;
+  profile: ProfileService;
+  profilePhotos: ProfilePhotos;
+  captcha: CaptchaService;
+  registration: RegistrationService;
+  recovery: RecoveryService;
 }
 
 export async function buildApp(
@@ -93,6 +112,18 @@ export async function buildApp(
 
   await registerOpenApi(app, { title: config.console.productName, version: config.version });
   await app.register(systemRoutes(services.system), { prefix: '/api/v1' });
+  await app.register(identityProviderRoutes(services.identity.provider, config.http.publicUrl));
+  await app.register(interactionRoutes(services.identity.interactions), { prefix: '/api/v1' });
+  await app.register(
+    profilePhotoRoutes(services.profilePhotos, services.profile, services.identity.authenticate),
+    {
+      prefix: '/api/v1',
+    },
+  );
+  await app.register(profileRoutes(services.profile, services.identity.authenticate), { prefix: '/api/v1' });
+  await app.register(captchaRoutes(services.captcha), { prefix: '/api/v1' });
+  await app.register(registrationRoutes(services.registration), { prefix: '/api/v1' });
+  await app.register(recoveryRoutes(services.recovery), { prefix: '/api/v1' });
   await registerConsole(app, config.console.directory);
   return app;
 }

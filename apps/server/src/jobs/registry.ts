@@ -1,13 +1,16 @@
 import type { MailService } from '../modules/mail/mail.service.js';
 import { deliverEmailJob } from '../modules/mail/mail.jobs.js';
+import { sendRecoveryLinkJob } from '../modules/recovery/recovery.jobs.js';
+import type { RecoveryService } from '../modules/recovery/recovery.service.js';
 import type { JobDefinition, JobHandler } from '../platform/queue/job-definition.js';
 import type { JobQueue } from '../platform/queue/job-queue.js';
 
 /** Every kind of job, known to producers (API) and consumers (workers) alike. */
-export const jobDefinitions: readonly JobDefinition[] = [deliverEmailJob];
+export const jobDefinitions: readonly JobDefinition[] = [deliverEmailJob, sendRecoveryLinkJob];
 
 export interface JobServices {
   mail: MailService;
+  recovery: RecoveryService;
 }
 
 interface JobBinding<Definition extends JobDefinition = JobDefinition> {
@@ -21,7 +24,12 @@ function bind<Definition extends JobDefinition>(definition: Definition, handler:
 
 /** Which service method runs each kind of job. */
 export function jobBindings(services: JobServices): JobBinding[] {
-  return [bind(deliverEmailJob, (payload, context) => services.mail.deliver(payload.messageId, context))];
+  return [
+    bind(deliverEmailJob, (payload, context) => services.mail.deliver(payload.messageId, context)),
+    bind(sendRecoveryLinkJob, (payload) =>
+      services.recovery.sendRecoveryLink(payload.email, { ip: payload.ip, userAgent: payload.userAgent }),
+    ),
+  ];
 }
 
 export async function startWorkers(queue: JobQueue, services: JobServices): Promise<void> {

@@ -47,6 +47,13 @@ export class AccountsRepository {
     return this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Every account, oldest first, optionally only those in one status. */
+  list(status?: AccountStatus): Promise<Account[]> {
+    let query = this.db.selectFrom('accounts').selectAll();
+    if (status) query = query.where('status', '=', status);
+    return query.orderBy('created_at').orderBy('id').execute();
+  }
+
   findByEmail(email: string): Promise<Account | undefined> {
     return this.db
       .selectFrom('accounts')

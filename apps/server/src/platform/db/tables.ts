@@ -6,6 +6,7 @@ import type {
   ExternalIdentitiesTable,
   ServerSecretsTable,
 } from '../../modules/accounts/accounts.tables.js';
+import type { OidcModelsTable, SigninFailuresTable } from '../../modules/identity/identity.tables.js';
 import type { EmailMessagesTable } from '../../modules/mail/mail.tables.js';
 
 /** Every table, as Kysely sees it. Each module declares its own tables beside its repository. */
@@ -17,4 +18,6 @@ export interface Tables {
   audit_events: AuditEventsTable;
   captcha_solutions: CaptchaSolutionsTable;
   server_secrets: ServerSecretsTable;
+  oidc_models: OidcModelsTable;
+  signin_failures: SigninFailuresTable;
 }

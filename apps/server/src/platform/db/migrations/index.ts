@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_email_messages.js';
 import * as m0002 from './0002_accounts.js';
+import * as m0003 from './0003_identity_provider.js';
 
 /**
  * Every migration, in the order it runs. Append-only: never edit or remove an entry once it has
@@ -9,4 +10,5 @@ import * as m0002 from './0002_accounts.js';
 export const migrations: Record<string, Migration> = {
   '0001_email_messages': m0001,
   '0002_accounts': m0002,
+  '0003_identity_provider': m0003,
 };

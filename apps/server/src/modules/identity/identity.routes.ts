@@ -1,0 +1,66 @@
+import type { IncomingMessage } from 'node:http';
+import { apiErrorSchema, tokenResponseSchema } from '@verbatim/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+
+type RawRequest = IncomingMessage & { originalUrl?: string };
+
+/**
+ * Mounts the OpenID Connect provider (a Koa application) under /oidc, and the spec's
+ * /api/v1/auth/profile/verify as another address of its token endpoint. The provider reads the
+ * request body itself, so Fastify must leave the stream untouched on these routes.
+ */
+export function identityProviderRoutes(provider: Provider, publicUrl: string) {
+  const handle = provider.callback();
+  const canonical = new URL(publicUrl);
+  const forward =
+    (toProviderPath: (url: string) => string) => (request: FastifyRequest, reply: FastifyReply) => {
+      // Headers set by our hooks (security headers, request id) would be lost once the reply is hijacked.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value);
+      }
+      reply.hijack();
+      const raw = request.raw as RawRequest;
+      // The provider trusts these three headers (its proxy mode) and nothing else from the client:
+      // its endpoints always carry the public URL, and the client address is the one Fastify
+      // established (which honours TRUST_PROXY).
+      raw.headers['x-forwarded-host'] = canonical.host;
+      raw.headers['x-forwarded-proto'] = canonical.protocol.replace(':', '');
+      raw.headers['x-forwarded-for'] = request.ip;
+      const url = raw.url ?? '/';
+      const providerPath = toProviderPath(url);
+      // oidc-provider derives its mount path from the difference between these two.
+      raw.originalUrl = `/oidc${providerPath}`;
+      raw.url = providerPath;
+      void handle(raw, reply.raw);
+    };
+
+  return async (app: FastifyInstance) => {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+    const toMounted = forward((url) => url.slice('/oidc'.length) || '/');
+    app.all('/oidc', { schema: { hide: true } }, toMounted);
+    app.all('/oidc/*', { schema: { hide: true } }, toMounted);
+
+    app.post(
+      '/api/v1/auth/profile/verify',
+      {
+        config: { rateLimit: { max: 30, timeWindow: 60_000 } },
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign in: the token endpoint of the identity provider',
+          description:
+            'An application/x-www-form-urlencoded OAuth 2.0 token request with client_id=verbatim-console and ' +
+            'grant_type=password (username, password, and reCaptchaKey once the captcha is required) or ' +
+            'grant_type=refresh_token (refresh_token). Wrong credentials answer 401 INVALID_CREDENTIALS; repeated ' +
+            'failures 429 CAPTCHA_REQUIRED; accounts that may not sign in 403 (EMAIL_NOT_VERIFIED, ' +
+            'ACCOUNT_PENDING_APPROVAL, ACCOUNT_INACTIVE).',
+          response: { 200: tokenResponseSchema, '4xx': apiErrorSchema },
+        },
+      },
+      forward((url) => `/token${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`),
+    );
+    return Promise.resolve();
+  };
+}

@@ -1,0 +1,57 @@
+import type { ChangePasswordRequest, Profile } from '@verbatim/contracts';
+import { AppError } from '../../errors/app-error.js';
+import type { PasswordHasher } from '../../platform/crypto/password-hasher.js';
+import type { Account, AccountsRepository } from '../accounts/accounts.repository.js';
+import type { AuditContext, AuditLog } from '../accounts/audit-log.js';
+import { ProfilePhotos } from './profile-photos.js';
+
+export class ProfileService {
+  constructor(
+    private readonly accounts: AccountsRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly audit: AuditLog,
+    private readonly photos: ProfilePhotos,
+  ) {}
+
+  async toProfile(account: Account, pendingEmail: string | null = null): Promise<Profile> {
+    return {
+      id: account.id,
+      email: account.email,
+      fullName: account.full_name,
+      showWelcomeMsg: account.show_welcome_msg,
+      language: account.language,
+      pendingEmail,
+      photoUrl: (await this.photos.exists(account.id)) ? ProfilePhotos.urlOf(account.id) : null,
+    };
+  }
+
+  async setFullName(account: Account, fullName: string, context: AuditContext): Promise<Account> {
+    if (fullName === account.full_name) return account;
+    const updated = await this.#update(account.id, { full_name: fullName });
+    await this.audit.record('profile.updated', account.id, context, { fields: ['fullName'] });
+    return updated;
+  }
+
+  async setWelcomeMessage(account: Account, showWelcomeMsg: boolean): Promise<Account> {
+    return this.#update(account.id, { show_welcome_msg: showWelcomeMsg });
+  }
+
+  async changePassword(
+    account: Account,
+    request: ChangePasswordRequest,
+    context: AuditContext,
+  ): Promise<void> {
+    const matches = account.password_hash
+      ? await this.hasher.verify(account.password_hash, request.oldPass)
+      : false;
+    if (!matches) throw new AppError('PASSWORD_INCORRECT', 'The current password is not correct.');
+    await this.#update(account.id, { password_hash: await this.hasher.hash(request.newPass) });
+    await this.audit.record('password.changed', account.id, context);
+  }
+
+  async #update(id: string, changes: Parameters<AccountsRepository['update']>[1]): Promise<Account> {
+    const updated = await this.accounts.update(id, changes);
+    if (!updated) throw new AppError('UNAUTHENTICATED', 'This account no longer exists.');
+    return updated;
+  }
+}

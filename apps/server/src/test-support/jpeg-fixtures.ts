@@ -1,0 +1,23 @@
+/** A real 16×12 JPEG (encoded by Chromium, with an ICC profile), for upload tests. */
+export const sampleJpeg = Buffer.from(
+  '/9j/4AAQSkZJRgABAQAAAQABAAD/4gHYSUNDX1BST0ZJTEUAAQEAAAHIAAAAAAQwAABtbnRyUkdCIFhZWiAH4AABAAEAAAAAAABhY3NwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQAA9tYAAQAAAADTLQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAlkZXNjAAAA8AAAACRyWFlaAAABFAAAABRnWFlaAAABKAAAABRiWFlaAAABPAAAABR3dHB0AAABUAAAABRyVFJDAAABZAAAAChnVFJDAAABZAAAAChiVFJDAAABZAAAAChjcHJ0AAABjAAAADxtbHVjAAAAAAAAAAEAAAAMZW5VUwAAAAgAAAAcAHMAUgBHAEJYWVogAAAAAAAAb6IAADj1AAADkFhZWiAAAAAAAABimQAAt4UAABjaWFlaIAAAAAAAACSgAAAPhAAAts9YWVogAAAAAAAA9tYAAQAAAADTLXBhcmEAAAAAAAQAAAACZmYAAPKnAAANWQAAE9AAAApbAAAAAAAAAABtbHVjAAAAAAAAAAEAAAAMZW5VUwAAACAAAAAcAEcAbwBvAGcAbABlACAASQBuAGMALgAgADIAMAAxADb/2wBDAAYEBQYFBAYGBQYHBwYIChAKCgkJChQODwwQFxQYGBcUFhYaHSUfGhsjHBYWICwgIyYnKSopGR8tMC0oMCUoKSj/2wBDAQcHBwoIChMKChMoGhYaKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCgoKCj/wAARCAAMABADASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAb/xAAkEAABAgUDBQEAAAAAAAAAAAARAQQCAxITFQAFBgcUITFSkf/EABUBAQEAAAAAAAAAAAAAAAAAAAYH/8QAIBEAAQIFBQAAAAAAAAAAAAAAEwASAwQUIoERIVFSsf/aAAwDAQACEQMRAD8Ar+mnEmPKMlkJrqX21uixFChqrJMK/KadS+JMeL43HzXUzubld+KFRTQAIU+l1JsNyfbdcx7101uCuxNigqBBC+fa/uj/AHJ9uNvIPXTq2aL82KOkggr49J+aoNPMVRSWdcae7oqWEFjbucr/2Q==',
+  'base64',
+);
+
+function segment(marker: number, body: Buffer): Buffer {
+  const header = Buffer.alloc(4);
+  header.writeUInt8(0xff, 0);
+  header.writeUInt8(marker, 1);
+  header.writeUInt16BE(body.length + 2, 2);
+  return Buffer.concat([header, body]);
+}
+
+/** The sample with what a phone camera adds: EXIF with a GPS position, and a comment. */
+export function jpegWithMetadata(): Buffer {
+  const exif = segment(
+    0xe1,
+    Buffer.from('Exif\0\0GPSLatitude=48.8584;GPSLongitude=2.2945;Make=PhoneCo', 'latin1'),
+  );
+  const comment = segment(0xfe, Buffer.from('taken at home', 'latin1'));
+  return Buffer.concat([sampleJpeg.subarray(0, 2), exif, comment, sampleJpeg.subarray(2)]);
+}

@@ -1,0 +1,48 @@
+import type { AccountStatus, TokenResponse } from '@verbatim/contracts';
+import { newId } from '../lib/ids.js';
+import { AccountsRepository, type Account } from '../modules/accounts/accounts.repository.js';
+import { Argon2PasswordHasher } from '../platform/crypto/password-hasher.js';
+import type { TestRuntime } from './test-runtime.js';
+
+export const defaultPassword = 'Correct-Horse-9';
+
+/** An account stored directly, in the given state, with a known password. */
+export async function createAccount(
+  runtime: TestRuntime,
+  options: { email?: string; password?: string; status?: AccountStatus; fullName?: string } = {},
+): Promise<Account> {
+  return new AccountsRepository(runtime.database.db).insert({
+    id: newId('acc'),
+    email: options.email ?? `u${newId('').slice(-12)}@example.com`,
+    passwordHash: await new Argon2PasswordHasher().hash(options.password ?? defaultPassword),
+    fullName: options.fullName ?? null,
+    status: options.status ?? 'active',
+    emailVerifiedAt: options.status === 'pending_verification' ? null : new Date(),
+  });
+}
+
+/** A token request to the spec's sign-in address, form-encoded as OAuth requires. */
+export function tokenRequest(runtime: TestRuntime, fields: Record<string, string>) {
+  return runtime.app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/profile/verify',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ client_id: 'verbatim-console', ...fields }).toString(),
+  });
+}
+
+/** Signs in with the password grant and returns the token response. */
+export async function signIn(
+  runtime: TestRuntime,
+  email: string,
+  password = defaultPassword,
+): Promise<TokenResponse> {
+  const response = await tokenRequest(runtime, { grant_type: 'password', username: email, password });
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  return response.json<TokenResponse>();
+}
+
+/** Headers of an API request made by the signed-in account. */
+export function bearer(tokens: TokenResponse): { authorization: string } {
+  return { authorization: `Bearer ${tokens.access_token}` };
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** The OAuth 2.0 token response of the identity provider. */
+export const tokenResponseSchema = z
+  .object({
+    access_token: z.string(),
+    token_type: z.literal('Bearer'),
+    expires_in: z.number().int().positive(),
+    refresh_token: z.string().optional(),
+    id_token: z.string().optional(),
+    scope: z.string().optional(),
+  })
+  .meta({ id: 'TokenResponse' });
+export type TokenResponse = z.infer<typeof tokenResponseSchema>;
+
+/** What the console's /interaction/{uid} page shows: a sign-in form, or the consent prompt. */
+export const interactionDetailsSchema = z
+  .object({
+    uid: z.string(),
+    prompt: z.enum(['login', 'consent']),
+    client: z.object({ id: z.string(), name: z.string() }),
+    /** Scopes the application asks for that the user has not granted yet (consent only). */
+    requestedScopes: z.array(z.string()),
+  })
+  .meta({ id: 'InteractionDetails' });
+export type InteractionDetails = z.infer<typeof interactionDetailsSchema>;
+
+export const interactionLoginRequestSchema = z
+  .object({
+    username: z.string().trim().min(1).max(320),
+    password: z.string().min(1).max(1024),
+    reCaptchaKey: z.string().max(8192).optional(),
+  })
+  .meta({ id: 'InteractionLoginRequest' });
+
+export const interactionRedirectSchema = z
+  .object({ redirectTo: z.string() })
+  .meta({ id: 'InteractionRedirect' });
