@@ -7,6 +7,7 @@ import { jobDefinitions, startWorkers } from './jobs/registry.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { AuditLog } from './modules/accounts/audit-log.js';
 import { CaptchaService } from './modules/captcha/captcha.service.js';
+import { AccountSessionsRepository } from './modules/identity/account-sessions.repository.js';
 import { createIdentity, type Identity } from './modules/identity/identity.module.js';
 import { AccountMailer } from './modules/mail/account-mailer.js';
 import { MailRepository } from './modules/mail/mail.repository.js';
@@ -118,6 +119,7 @@ export async function startRuntime(
         hasher,
         new AuditLog(database.db),
         profilePhotos,
+        new AccountSessionsRepository(database.db),
       ),
       profilePhotos,
       mail,

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in account; set by the `authenticate` hook on protected routes. */
     account?: Account;
+    /** The grant (sign-in) of the access token used. */
+    grantId?: string;
   }
 }
 
@@ -24,10 +26,12 @@ export function authenticate(
         'Sign in first: send an access token as "Authorization: Bearer <token>".',
       );
     let accountId: string;
+    let grantId: string | undefined;
     try {
       const verified = await verifier.verify(token);
       if (!verified.scopes.has('api')) throw new Error('token without the api scope');
       accountId = verified.accountId;
+      grantId = verified.grantId;
     } catch {
       throw new AppError('UNAUTHENTICATED', 'The access token is invalid or has expired. Sign in again.');
     }
@@ -36,6 +40,7 @@ export function authenticate(
       throw new AppError('UNAUTHENTICATED', 'This account can no longer sign in.');
     }
     request.account = account;
+    if (grantId) request.grantId = grantId;
   };
 }
 

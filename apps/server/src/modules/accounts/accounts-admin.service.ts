@@ -53,6 +53,7 @@ async function changeStatus(
   kind: 'account.approved' | 'account.deactivated',
 ): Promise<Account> {
   const updated = await store.accounts.update(account.id, { status });
+  if (status === 'inactive') await store.sessions.revokeAll(account.id);
   if (!updated) throw new AppError('NOT_FOUND', `no account has the e-mail address ${account.email}`);
   await store.audit.record(
     kind,

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.js';
+import { AccountSessionsRepository } from '../identity/account-sessions.repository.js';
 import { AccountTokensRepository } from './account-tokens.repository.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { AuditLog } from './audit-log.js';
@@ -8,6 +9,7 @@ export interface AccountsStore {
   accounts: AccountsRepository;
   tokens: AccountTokensRepository;
   audit: AuditLog;
+  sessions: AccountSessionsRepository;
 }
 
 export function accountsStore(db: Db): AccountsStore {
@@ -15,6 +17,7 @@ export function accountsStore(db: Db): AccountsStore {
     accounts: new AccountsRepository(db),
     tokens: new AccountTokensRepository(db),
     audit: new AuditLog(db),
+    sessions: new AccountSessionsRepository(db),
   };
 }
 

@@ -4,6 +4,8 @@ export interface VerifiedAccessToken {
   accountId: string;
   scopes: Set<string>;
   clientId: string | undefined;
+  /** The grant (sign-in) the token was issued under. */
+  grantId: string | undefined;
 }
 
 /**
@@ -35,6 +37,7 @@ export class AccessTokenVerifier {
       accountId: payload.sub,
       scopes: new Set(scope.split(' ').filter(Boolean)),
       clientId: typeof payload.client_id === 'string' ? payload.client_id : undefined,
+      grantId: typeof payload.grant === 'string' ? payload.grant : undefined,
     };
   }
 }

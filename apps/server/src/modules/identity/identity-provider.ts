@@ -106,6 +106,9 @@ export function createIdentityProvider(deps: IdentityProviderDependencies): Prov
       return { accountId: account.id, claims: () => ({ sub: account.id, ...accountClaims(account) }) };
     },
     pkce: { required: () => true },
+    // The grant behind an access token, so a password change can keep the session that made it.
+    extraTokenClaims: (_ctx, token) =>
+      token.kind === 'AccessToken' && token.grantId ? { grant: token.grantId } : undefined,
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },

@@ -80,7 +80,10 @@ export function profileRoutes(
         },
       },
       async (request, reply) => {
-        await service.changePassword(signedInAccount(request), request.body, requestContext(request));
+        await service.changePassword(signedInAccount(request), request.body, {
+          ...requestContext(request),
+          ...(request.grantId ? { grantId: request.grantId } : {}),
+        });
         return reply.status(204).send(null);
       },
     );

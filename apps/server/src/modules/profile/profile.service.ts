@@ -3,6 +3,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { PasswordHasher } from '../../platform/crypto/password-hasher.js';
 import type { Account, AccountsRepository } from '../accounts/accounts.repository.js';
 import type { AuditContext, AuditLog } from '../accounts/audit-log.js';
+import type { AccountSessionsRepository } from '../identity/account-sessions.repository.js';
 import { ProfilePhotos } from './profile-photos.js';
 
 export class ProfileService {
@@ -11,6 +12,7 @@ export class ProfileService {
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditLog,
     private readonly photos: ProfilePhotos,
+    private readonly sessions: AccountSessionsRepository,
   ) {}
 
   async toProfile(account: Account, pendingEmail: string | null = null): Promise<Profile> {
@@ -36,16 +38,18 @@ export class ProfileService {
     return this.#update(account.id, { show_welcome_msg: showWelcomeMsg });
   }
 
+  /** Changes the password and signs the account out everywhere else. */
   async changePassword(
     account: Account,
     request: ChangePasswordRequest,
-    context: AuditContext,
+    context: AuditContext & { grantId?: string },
   ): Promise<void> {
     const matches = account.password_hash
       ? await this.hasher.verify(account.password_hash, request.oldPass)
       : false;
     if (!matches) throw new AppError('PASSWORD_INCORRECT', 'The current password is not correct.');
     await this.#update(account.id, { password_hash: await this.hasher.hash(request.newPass) });
+    await this.sessions.revokeAll(account.id, context.grantId);
     await this.audit.record('password.changed', account.id, context);
   }
 

@@ -81,6 +81,8 @@ export class RecoveryService {
       let account = await store.accounts.update(token.account_id, { password_hash: passwordHash });
       if (!account) throw new AppError('BAD_TOKEN', 'This link is not valid or has already been used.');
       await store.audit.record('password.recovered', account.id, context);
+      // Whoever knew the old password is signed out everywhere.
+      await store.sessions.revokeAll(account.id);
       if (account.status === 'pending_verification' || account.email_verified_at === null) {
         account = await markEmailVerified(
           store,

@@ -24,6 +24,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index oidc_models_expires on oidc_models (expires_at) where expires_at is not null`.execute(
     db,
   );
+  // Signing an account out everywhere finds its sessions, grants and tokens by account.
+  await sql`create index oidc_models_account on oidc_models ((payload ->> 'accountId'))`.execute(db);
 
   // Failed sign-ins per e-mail address and per client address: past a threshold the captcha is required.
   await sql`
