@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
+import { AppError } from './errors/app-error.js';
 import { buildApp } from './http/app.js';
 import { jobDefinitions, startWorkers } from './jobs/registry.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
@@ -12,6 +13,7 @@ import { createIdentity, type Identity } from './modules/identity/identity.modul
 import { AccountMailer } from './modules/mail/account-mailer.js';
 import { MailRepository } from './modules/mail/mail.repository.js';
 import { MailService } from './modules/mail/mail.service.js';
+import { EmailChangeService } from './modules/profile/email-change.service.js';
 import { ProfilePhotos } from './modules/profile/profile-photos.js';
 import { ProfileService } from './modules/profile/profile.service.js';
 import { RecoveryService } from './modules/recovery/recovery.service.js';
@@ -102,6 +104,11 @@ export async function startRuntime(
       config: config.accounts,
     };
     const registration = new RegistrationService(accountDependencies);
+    const emailChange = new EmailChangeService(
+      database.db,
+      accountDependencies.mailer,
+      config.accounts.emailVerificationTtlHours,
+    );
     const identity = await createIdentity({
       config,
       logger,
@@ -109,7 +116,16 @@ export async function startRuntime(
       secrets,
       hasher,
       captcha,
-      verifyEmail: (code, context) => registration.verifyEmail(code, context),
+      // One link page for both: a verification code of a new account, or the confirmation of a new address.
+      verifyEmail: async (code, context) => {
+        try {
+          return await registration.verifyEmail(code, context);
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'BAD_TOKEN')
+            return emailChange.confirm(code, context);
+          throw error;
+        }
+      },
     });
     const services: Services = {
       system: new SystemService(config, database),
@@ -120,6 +136,7 @@ export async function startRuntime(
         new AuditLog(database.db),
         profilePhotos,
         new AccountSessionsRepository(database.db),
+        emailChange,
       ),
       profilePhotos,
       mail,

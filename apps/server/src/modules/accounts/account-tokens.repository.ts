@@ -13,6 +13,8 @@ export class AccountTokensRepository {
     purpose: AccountTokenPurpose;
     tokenHash: string;
     expiresAt: Date;
+    /** For an e-mail change: the address to confirm. */
+    newEmail?: string;
   }): Promise<void> {
     await this.db
       .insertInto('account_tokens')
@@ -21,7 +23,7 @@ export class AccountTokensRepository {
         account_id: token.accountId,
         purpose: token.purpose,
         token_hash: token.tokenHash,
-        new_email: null,
+        new_email: token.newEmail ?? null,
         expires_at: token.expiresAt,
       })
       .execute();

@@ -13,6 +13,7 @@ export async function issueAccountToken(
   accountId: string,
   purpose: AccountTokenPurpose,
   ttlMs: number,
+  newEmail?: string,
 ): Promise<string> {
   const secret = randomSecret();
   await tokens.deleteUnused(accountId, purpose);
@@ -22,6 +23,7 @@ export async function issueAccountToken(
     purpose,
     tokenHash: hashSecret(secret),
     expiresAt: new Date(Date.now() + ttlMs),
+    ...(newEmail ? { newEmail } : {}),
   });
   return secret;
 }

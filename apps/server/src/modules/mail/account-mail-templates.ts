@@ -26,10 +26,14 @@ function render(options: {
   intro: string;
   action: string;
   link: string;
-  validForMinutes: number;
+  /** How long the link works; absent for links that do not expire. */
+  validForMinutes?: number;
   ignore: string;
 }): MailContent {
-  const validity = `The link is valid for ${duration(options.validForMinutes)}.`;
+  const validity =
+    options.validForMinutes === undefined
+      ? ''
+      : `The link is valid for ${duration(options.validForMinutes)}.`;
   const text = [
     'Hello,',
     '',
@@ -38,7 +42,7 @@ function render(options: {
     `${options.action}:`,
     options.link,
     '',
-    validity,
+    ...(validity ? [validity] : []),
     options.ignore,
     '',
     `The ${options.productName} team`,
@@ -52,7 +56,7 @@ function render(options: {
     <p>${escapeHtml(options.intro)}</p>
     <p><a href="${link}" style="display: inline-block; padding: 10px 18px; background: #1c7ed6; color: #fff; text-decoration: none; border-radius: 4px">${escapeHtml(options.action)}</a></p>
     <p>If the button does not work, copy this address into your browser:<br><a href="${link}">${link}</a></p>
-    <p>${escapeHtml(validity)} ${escapeHtml(options.ignore)}</p>
+    <p>${escapeHtml(`${validity} ${options.ignore}`.trim())}</p>
     <p>The ${escapeHtml(options.productName)} team</p>
   </body>
 </html>
@@ -81,5 +85,33 @@ export function recoveryMail(productName: string, link: string, validForMinutes:
     link,
     validForMinutes,
     ignore: 'If you did not ask for it, you can ignore this message: your password stays as it is.',
+  });
+}
+
+export function emailChangeMail(productName: string, link: string, validForHours: number): MailContent {
+  return render({
+    productName,
+    subject: `Confirm your new e-mail address for ${productName}`,
+    intro: `You asked to use this address for your ${productName} account. Please confirm it.`,
+    action: 'Confirm my new e-mail address',
+    link,
+    validForMinutes: validForHours * 60,
+    ignore: 'If you did not ask for it, you can ignore this message: nothing changes.',
+  });
+}
+
+/** Sent to the previous address once the change is done, so a hijacked account does not go unnoticed. */
+export function emailChangedNoticeMail(
+  productName: string,
+  newEmail: string,
+  contactUrl: string,
+): MailContent {
+  return render({
+    productName,
+    subject: `Your ${productName} e-mail address was changed`,
+    intro: `The e-mail address of your ${productName} account is now ${newEmail}. Messages about your account will go there.`,
+    action: 'Contact us',
+    link: contactUrl,
+    ignore: 'If you made this change, there is nothing to do. If you did not, contact us at once.',
   });
 }

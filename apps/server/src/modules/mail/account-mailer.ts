@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.js';
-import { recoveryMail, verificationMail, type MailContent } from './account-mail-templates.js';
+import {
+  emailChangedNoticeMail,
+  emailChangeMail,
+  recoveryMail,
+  verificationMail,
+  type MailContent,
+} from './account-mail-templates.js';
 import type { MailService } from './mail.service.js';
 
 /** Sends the verification and recovery links of self-service accounts. */
@@ -29,6 +35,26 @@ export class AccountMailer {
       this.config.accounts.passwordRecoveryTtlMinutes,
     );
     await this.#send('password_recovery', to, content, `password recovery link for ${to}: ${link}`);
+  }
+
+  /** The confirmation link of a new address goes to that address; it opens the same page as verification. */
+  async sendEmailChange(to: string, code: string): Promise<void> {
+    const link = `${this.config.http.publicUrl}/auth/verify/${code}`;
+    const content = emailChangeMail(
+      this.config.console.productName,
+      link,
+      this.config.accounts.emailVerificationTtlHours,
+    );
+    await this.#send('email_change', to, content, `e-mail change link for ${to}: ${link}`);
+  }
+
+  async sendEmailChangedNotice(previousAddress: string, newAddress: string): Promise<void> {
+    const content = emailChangedNoticeMail(
+      this.config.console.productName,
+      newAddress,
+      this.config.console.links.contact,
+    );
+    await this.mail.enqueue({ purpose: 'email_changed_notice', to: previousAddress, ...content });
   }
 
   async #send(purpose: string, to: string, content: MailContent, logLine: string): Promise<void> {

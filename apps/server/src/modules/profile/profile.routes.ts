@@ -48,6 +48,9 @@ export function profileRoutes(
         if (request.body.fullName !== null) {
           account = await service.setFullName(account, request.body.fullName, requestContext(request));
         }
+        if (request.body.email !== null) {
+          await service.requestEmailChange(account, request.body.email, requestContext(request));
+        }
         return service.toProfile(account);
       },
     );

@@ -4,6 +4,7 @@ import type { PasswordHasher } from '../../platform/crypto/password-hasher.js';
 import type { Account, AccountsRepository } from '../accounts/accounts.repository.js';
 import type { AuditContext, AuditLog } from '../accounts/audit-log.js';
 import type { AccountSessionsRepository } from '../identity/account-sessions.repository.js';
+import type { EmailChangeService } from './email-change.service.js';
 import { ProfilePhotos } from './profile-photos.js';
 
 export class ProfileService {
@@ -13,16 +14,17 @@ export class ProfileService {
     private readonly audit: AuditLog,
     private readonly photos: ProfilePhotos,
     private readonly sessions: AccountSessionsRepository,
+    private readonly emailChange: EmailChangeService,
   ) {}
 
-  async toProfile(account: Account, pendingEmail: string | null = null): Promise<Profile> {
+  async toProfile(account: Account): Promise<Profile> {
     return {
       id: account.id,
       email: account.email,
       fullName: account.full_name,
       showWelcomeMsg: account.show_welcome_msg,
       language: account.language,
-      pendingEmail,
+      pendingEmail: await this.emailChange.pendingEmail(account.id),
       photoUrl: (await this.photos.exists(account.id)) ? ProfilePhotos.urlOf(account.id) : null,
     };
   }
@@ -32,6 +34,11 @@ export class ProfileService {
     const updated = await this.#update(account.id, { full_name: fullName });
     await this.audit.record('profile.updated', account.id, context, { fields: ['fullName'] });
     return updated;
+  }
+
+  /** A new address is confirmed by e-mail before it takes effect (see EmailChangeService). */
+  async requestEmailChange(account: Account, email: string, context: AuditContext): Promise<void> {
+    await this.emailChange.request(account, email, context);
   }
 
   async setWelcomeMessage(account: Account, showWelcomeMsg: boolean): Promise<Account> {
