@@ -86,6 +86,29 @@ const environmentSchema = z.object({
   SIGNIN_FAILURES_BEFORE_CAPTCHA: positiveInt.default(5),
   SIGNIN_FAILURE_WINDOW_MINUTES: positiveInt.default(15),
   PROFILE_PHOTO_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
+  OIDC_CLIENTS: z
+    .string()
+    .default('[]')
+    .transform((value, ctx) => {
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON array of client metadata' });
+        return z.NEVER;
+      }
+    })
+    .pipe(
+      z.array(
+        z.looseObject({
+          client_id: z
+            .string()
+            .min(1)
+            .regex(/^[\w.-]+$/),
+          client_name: z.string().min(1).optional(),
+        }),
+        { error: 'must be a JSON array of client metadata' },
+      ),
+    ),
   CAPTCHA_PROVIDER: z
     .enum(['altcha', 'recaptcha'], { error: 'must be altcha or recaptcha' })
     .default('altcha'),
@@ -114,6 +137,8 @@ export interface Config {
     /** Failed sign-ins per e-mail address (or 4× that per client address) before the captcha is required. */
     failuresBeforeCaptcha: number;
     failureWindowSeconds: number;
+    /** Applications other than the console (a CLI, a TV app…): users see a consent prompt for them. */
+    thirdPartyClients: ({ client_id: string; client_name?: string | undefined } & Record<string, unknown>)[];
   };
   environment: 'development' | 'production' | 'test';
   version: string;
@@ -199,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       sessionTtlSeconds: e.SESSION_TTL_DAYS * 86_400,
       failuresBeforeCaptcha: e.SIGNIN_FAILURES_BEFORE_CAPTCHA,
       failureWindowSeconds: e.SIGNIN_FAILURE_WINDOW_MINUTES * 60,
+      thirdPartyClients: e.OIDC_CLIENTS,
     },
     version,
     http: {

@@ -1,21 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { interactionDetailsSchema, tokenResponseSchema } from '@verbatim/contracts';
 import { decodeJwt } from 'jose';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CookieJar } from '../../test-support/cookie-jar.js';
 import { createAccount, defaultPassword } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
-
-/** A minimal browser: keeps cookies across requests, as the console's browser would. */
-class CookieJar {
-  readonly #cookies = new Map<string, string>();
-  store(response: LightMyRequestResponse): void {
-    for (const cookie of response.cookies) this.#cookies.set(cookie.name, cookie.value);
-  }
-  header(): string {
-    return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-}
 
 const redirectUri = 'http://localhost:8080/auth/login-success';
 

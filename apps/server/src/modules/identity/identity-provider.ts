@@ -9,6 +9,7 @@ import type { Config } from '../../config/config.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Account, AccountsRepository } from '../accounts/accounts.repository.js';
+import { deviceSuccessPage, userCodeConfirmPage, userCodeInputPage } from './device-flow-pages.js';
 import { OidcAdapter } from './oidc-adapter.js';
 import { assertMaySignIn, type SignInService } from './sign-in.service.js';
 import type { IdentityKeys } from './signing-keys.js';
@@ -94,6 +95,7 @@ export function createIdentityProvider(deps: IdentityProviderDependencies): Prov
         redirect_uris: [`${http.publicUrl}/auth/login-success`, `${http.publicUrl}/auth/token-renew-success`],
         post_logout_redirect_uris: [`${http.publicUrl}/auth/logout-success`],
       },
+      ...identity.thirdPartyClients,
     ],
     jwks: { keys: [keys.signingKey] },
     cookies: { keys: keys.cookieKeys },
@@ -112,6 +114,15 @@ export function createIdentityProvider(deps: IdentityProviderDependencies): Prov
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      deviceFlow: {
+        enabled: true,
+        charset: 'base-20',
+        mask: '****-****',
+        userCodeInputSource: (ctx, form, out, error) => userCodeInputPage(ctx, form, out, error),
+        userCodeConfirmSource: (ctx, form, client, deviceInfo, userCode) =>
+          userCodeConfirmPage(ctx, form, client, deviceInfo, userCode),
+        successSource: (ctx) => deviceSuccessPage(ctx),
+      },
       rpInitiatedLogout: { enabled: true },
       resourceIndicators: {
         enabled: true,

@@ -43,6 +43,11 @@ export function identityProviderRoutes(provider: Provider, publicUrl: string) {
     app.all('/oidc', { schema: { hide: true } }, toMounted);
     app.all('/oidc/*', { schema: { hide: true } }, toMounted);
 
+    // The spec's address of the device flow's verification page (fields user_code, xsrf, confirm).
+    const toDevicePage = forward((url) => `/device${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`);
+    app.get('/api/v1/oauth/device', { schema: { hide: true } }, toDevicePage);
+    app.post('/api/v1/oauth/device', { schema: { hide: true } }, toDevicePage);
+
     app.post(
       '/api/v1/auth/profile/verify',
       {
