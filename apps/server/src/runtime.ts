@@ -13,6 +13,8 @@ import { createIdentity, type Identity } from './modules/identity/identity.modul
 import { AccountMailer } from './modules/mail/account-mailer.js';
 import { MailRepository } from './modules/mail/mail.repository.js';
 import { MailService } from './modules/mail/mail.service.js';
+import { createExternalProviders } from './modules/external-signin/external-providers.js';
+import { ExternalSignInService } from './modules/external-signin/external-signin.service.js';
 import { EmailChangeService } from './modules/profile/email-change.service.js';
 import { ProfilePhotos } from './modules/profile/profile-photos.js';
 import { ProfileService } from './modules/profile/profile.service.js';
@@ -31,6 +33,7 @@ import { PgBossQueue } from './platform/queue/pg-boss-queue.js';
 
 export interface Services {
   system: SystemService;
+  externalSignIn: ExternalSignInService;
   identity: Identity;
   profile: ProfileService;
   profilePhotos: ProfilePhotos;
@@ -109,6 +112,12 @@ export async function startRuntime(
       accountDependencies.mailer,
       config.accounts.emailVerificationTtlHours,
     );
+    const externalSignIn = new ExternalSignInService(
+      createExternalProviders(config.identity.externalProviders),
+      database.db,
+      { publicUrl: config.http.publicUrl, requiresApproval: config.accounts.registrationRequiresApproval },
+      logger,
+    );
     const identity = await createIdentity({
       config,
       logger,
@@ -116,6 +125,7 @@ export async function startRuntime(
       secrets,
       hasher,
       captcha,
+      signInExternally: (request, context) => externalSignIn.signIn(request, context),
       // One link page for both: a verification code of a new account, or the confirmation of a new address.
       verifyEmail: async (code, context) => {
         try {
@@ -129,6 +139,7 @@ export async function startRuntime(
     });
     const services: Services = {
       system: new SystemService(config, database),
+      externalSignIn,
       identity,
       profile: new ProfileService(
         new AccountsRepository(database.db),

@@ -36,3 +36,18 @@ export const interactionLoginRequestSchema = z
 export const interactionRedirectSchema = z
   .object({ redirectTo: z.string() })
   .meta({ id: 'InteractionRedirect' });
+
+/** The third-party account providers this installation offers (their buttons are hidden otherwise). */
+export const externalProvidersSchema = z
+  .array(z.object({ id: z.enum(['google', 'github']), name: z.string() }))
+  .meta({ id: 'ExternalProviders' });
+export type ExternalProviders = z.infer<typeof externalProvidersSchema>;
+
+export const externalAuthorizationQuerySchema = z.object({
+  /** Comes back with the code; starts with the provider's id ("google." or "github."), as the spec wants. */
+  state: z.string().regex(/^(google|github)\.[\w-]{16,128}$/),
+  /** PKCE: base64url SHA-256 of the verifier the console keeps. */
+  codeChallenge: z.string().regex(/^[\w-]{43}$/),
+});
+
+export const externalAuthorizationSchema = z.object({ url: z.url() }).meta({ id: 'ExternalAuthorization' });

@@ -86,6 +86,13 @@ const environmentSchema = z.object({
   SIGNIN_FAILURES_BEFORE_CAPTCHA: positiveInt.default(5),
   SIGNIN_FAILURE_WINDOW_MINUTES: positiveInt.default(15),
   PROFILE_PHOTO_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
+  OAUTH_GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  OAUTH_GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  OAUTH_GOOGLE_ISSUER: httpUrl.default('https://accounts.google.com'),
+  OAUTH_GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  OAUTH_GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  OAUTH_GITHUB_URL: httpUrl.default('https://github.com'),
+  OAUTH_GITHUB_API_URL: httpUrl.default('https://api.github.com'),
   OIDC_CLIENTS: z
     .string()
     .default('[]')
@@ -139,6 +146,11 @@ export interface Config {
     failureWindowSeconds: number;
     /** Applications other than the console (a CLI, a TV app…): users see a consent prompt for them. */
     thirdPartyClients: ({ client_id: string; client_name?: string | undefined } & Record<string, unknown>)[];
+    /** Sign-in with another account provider; each is offered only when configured. */
+    externalProviders: {
+      google?: { clientId: string; clientSecret: string; issuer: string };
+      github?: { clientId: string; clientSecret: string; webUrl: string; apiUrl: string };
+    };
   };
   environment: 'development' | 'production' | 'test';
   version: string;
@@ -207,6 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       (issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`,
     ),
     ...recaptchaProblems(present),
+    ...pairedProblems(present, 'OAUTH_GOOGLE_CLIENT_ID', 'OAUTH_GOOGLE_CLIENT_SECRET'),
+    ...pairedProblems(present, 'OAUTH_GITHUB_CLIENT_ID', 'OAUTH_GITHUB_CLIENT_SECRET'),
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
@@ -225,6 +239,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       failuresBeforeCaptcha: e.SIGNIN_FAILURES_BEFORE_CAPTCHA,
       failureWindowSeconds: e.SIGNIN_FAILURE_WINDOW_MINUTES * 60,
       thirdPartyClients: e.OIDC_CLIENTS,
+      externalProviders: {
+        ...(e.OAUTH_GOOGLE_CLIENT_ID && e.OAUTH_GOOGLE_CLIENT_SECRET
+          ? {
+              google: {
+                clientId: e.OAUTH_GOOGLE_CLIENT_ID,
+                clientSecret: e.OAUTH_GOOGLE_CLIENT_SECRET,
+                issuer: e.OAUTH_GOOGLE_ISSUER.replace(/\/+$/, ''),
+              },
+            }
+          : {}),
+        ...(e.OAUTH_GITHUB_CLIENT_ID && e.OAUTH_GITHUB_CLIENT_SECRET
+          ? {
+              github: {
+                clientId: e.OAUTH_GITHUB_CLIENT_ID,
+                clientSecret: e.OAUTH_GITHUB_CLIENT_SECRET,
+                webUrl: e.OAUTH_GITHUB_URL.replace(/\/+$/, ''),
+                apiUrl: e.OAUTH_GITHUB_API_URL.replace(/\/+$/, ''),
+              },
+            }
+          : {}),
+      },
     },
     version,
     http: {
@@ -277,6 +312,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       passwordRecoveryTtlMinutes: e.PASSWORD_RECOVERY_TTL_MINUTES,
     },
   };
+}
+
+/** Variables that only make sense together: one without the other is a mistake worth stopping for. */
+function pairedProblems(env: Record<string, string | undefined>, first: string, second: string): string[] {
+  if (Boolean(env[first]) === Boolean(env[second])) return [];
+  const missing = env[first] ? second : first;
+  return [`${missing}: required together with ${env[first] ? first : second}`];
 }
 
 /** reCAPTCHA needs both of its keys; checked on the raw variables so every problem is listed at once. */

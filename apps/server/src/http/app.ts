@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import { captchaRoutes } from '../modules/captcha/captcha.routes.js';
+import { externalSignInRoutes } from '../modules/external-signin/external-signin.routes.js';
+import type { ExternalSignInService } from '../modules/external-signin/external-signin.service.js';
 import type { Identity } from '../modules/identity/identity.module.js';
 import { identityProviderRoutes } from '../modules/identity/identity.routes.js';
 import { interactionRoutes } from '../modules/identity/interactions.routes.js';
@@ -29,6 +31,7 @@ import { recordRoutes } from './route-list.js';
 
 export interface AppServices {
   system: SystemService;
+  externalSignIn: ExternalSignInService;
   identity: Identity;
   profile: ProfileService;
   profilePhotos: ProfilePhotos;
@@ -113,6 +116,7 @@ export async function buildApp(
   await registerOpenApi(app, { title: config.console.productName, version: config.version });
   await app.register(systemRoutes(services.system), { prefix: '/api/v1' });
   await app.register(identityProviderRoutes(services.identity.provider, config.http.publicUrl));
+  await app.register(externalSignInRoutes(services.externalSignIn), { prefix: '/api/v1' });
   await app.register(interactionRoutes(services.identity.interactions), { prefix: '/api/v1' });
   await app.register(
     profilePhotoRoutes(services.profilePhotos, services.profile, services.identity.authenticate),

@@ -2,6 +2,7 @@ import type { Db } from '../../platform/db/database.js';
 import { AccountSessionsRepository } from '../identity/account-sessions.repository.js';
 import { AccountTokensRepository } from './account-tokens.repository.js';
 import { AccountsRepository } from './accounts.repository.js';
+import { ExternalIdentitiesRepository } from './external-identities.repository.js';
 import { AuditLog } from './audit-log.js';
 
 /** The repositories of the accounts tables, bound to one connection or transaction. */
@@ -10,6 +11,7 @@ export interface AccountsStore {
   tokens: AccountTokensRepository;
   audit: AuditLog;
   sessions: AccountSessionsRepository;
+  externalIdentities: ExternalIdentitiesRepository;
 }
 
 export function accountsStore(db: Db): AccountsStore {
@@ -18,6 +20,7 @@ export function accountsStore(db: Db): AccountsStore {
     tokens: new AccountTokensRepository(db),
     audit: new AuditLog(db),
     sessions: new AccountSessionsRepository(db),
+    externalIdentities: new ExternalIdentitiesRepository(db),
   };
 }
 

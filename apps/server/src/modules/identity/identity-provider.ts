@@ -35,6 +35,11 @@ export interface IdentityProviderDependencies {
   signIn: SignInService;
   /** Redeems the code of a verification e-mail and returns the verified account. */
   verifyEmail: (code: string, context: { ip: string; userAgent: string | null }) => Promise<Account>;
+  /** Signs in with a code from Google or GitHub (the spec's third_party grant). */
+  signInExternally: (
+    request: { provider: string; code: string; codeVerifier: string; registeredAs: string },
+    context: { ip: string; userAgent: string | null },
+  ) => Promise<Account>;
 }
 
 /** Answers a grant failure with our error shape and status (spec §4: 401, 403, 429), not OAuth's 400. */
@@ -90,7 +95,13 @@ export function createIdentityProvider(deps: IdentityProviderDependencies): Prov
         client_name: config.console.productName,
         application_type: 'web',
         token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code', 'refresh_token', 'password', emailVerificationGrantType],
+        grant_types: [
+          'authorization_code',
+          'refresh_token',
+          'password',
+          emailVerificationGrantType,
+          'third_party',
+        ],
         response_types: ['code'],
         redirect_uris: [`${http.publicUrl}/auth/login-success`, `${http.publicUrl}/auth/token-renew-success`],
         post_logout_redirect_uris: [`${http.publicUrl}/auth/logout-success`],
@@ -216,6 +227,35 @@ export function createIdentityProvider(deps: IdentityProviderDependencies): Prov
         );
       }),
     ['code'],
+  );
+
+  provider.registerGrantType(
+    'third_party',
+    (ctx) =>
+      answeringAppErrors(ctx, async () => {
+        const params = ctx.oidc.params as Record<string, unknown>;
+        const text = (name: string) => (typeof params[name] === 'string' ? params[name] : '');
+        if (!text('code') || !text('provider') || !text('code_verifier')) {
+          throw new AppError('BAD_REQUEST', 'code, provider and code_verifier are required.');
+        }
+        const account = await deps.signInExternally(
+          {
+            provider: text('provider'),
+            code: text('code'),
+            codeVerifier: text('code_verifier'),
+            registeredAs: text('registeredAs') || 'api',
+          },
+          clientAddress(ctx),
+        );
+        assertMaySignIn(account);
+        await issueFirstPartyTokens(
+          ctx,
+          { id: account.id, claims: accountClaims(account) },
+          'third_party',
+          apiResource,
+        );
+      }),
+    ['code', 'provider', 'code_verifier', 'registeredAs'],
   );
 
   return provider;

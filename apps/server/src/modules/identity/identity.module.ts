@@ -12,7 +12,7 @@ import type { Account } from '../accounts/accounts.repository.js';
 import type { AuditContext } from '../accounts/audit-log.js';
 import type { CaptchaVerifier } from '../captcha/captcha-verifier.js';
 import { AccessTokenVerifier } from './access-token-verifier.js';
-import { createIdentityProvider } from './identity-provider.js';
+import { createIdentityProvider, type IdentityProviderDependencies } from './identity-provider.js';
 import { InteractionsService } from './interactions.service.js';
 import { SignInService } from './sign-in.service.js';
 import { SigninThrottle } from './signin-throttle.js';
@@ -35,11 +35,12 @@ export interface IdentityDependencies {
   hasher: PasswordHasher;
   captcha: CaptchaVerifier;
   verifyEmail: (code: string, context: AuditContext) => Promise<Account>;
+  signInExternally: IdentityProviderDependencies['signInExternally'];
 }
 
 /** Sign-in, the token issuer and token verification, wired together. */
 export async function createIdentity(dependencies: IdentityDependencies): Promise<Identity> {
-  const { config, logger, db, secrets, hasher, captcha, verifyEmail } = dependencies;
+  const { config, logger, db, secrets, hasher, captcha, verifyEmail, signInExternally } = dependencies;
   const keys = await loadIdentityKeys(secrets);
   const accounts = new AccountsRepository(db);
   const signIn = new SignInService(
@@ -53,7 +54,16 @@ export async function createIdentity(dependencies: IdentityDependencies): Promis
     (solution, context) => (solution ? captcha.verify(solution, context) : Promise.resolve(false)),
     config.identity.failuresBeforeCaptcha,
   );
-  const provider = createIdentityProvider({ config, logger, db, keys, accounts, signIn, verifyEmail });
+  const provider = createIdentityProvider({
+    config,
+    logger,
+    db,
+    keys,
+    accounts,
+    signIn,
+    verifyEmail,
+    signInExternally,
+  });
   const accessTokens = new AccessTokenVerifier(
     keys.publicKey,
     config.identity.issuer,

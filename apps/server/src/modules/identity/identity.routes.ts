@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { apiErrorSchema, tokenResponseSchema } from '@verbatim/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { z } from 'zod';
 
 type RawRequest = IncomingMessage & { originalUrl?: string };
 
@@ -45,8 +46,19 @@ export function identityProviderRoutes(provider: Provider, publicUrl: string) {
 
     // The spec's address of the device flow's verification page (fields user_code, xsrf, confirm).
     const toDevicePage = forward((url) => `/device${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`);
-    app.get('/api/v1/oauth/device', { schema: { hide: true } }, toDevicePage);
-    app.post('/api/v1/oauth/device', { schema: { hide: true } }, toDevicePage);
+    const devicePage = (summary: string) => ({
+      schema: {
+        tags: ['auth'],
+        summary,
+        description:
+          'HTML pages of the OAuth 2.0 device authorization grant (RFC 8628), for people: a device shows a ' +
+          'code, the user enters it here (form fields user_code and xsrf), signs in, then confirms (confirm).',
+        produces: ['text/html'],
+        response: { 200: z.string().describe('an HTML page') },
+      },
+    });
+    app.get('/api/v1/oauth/device', devicePage('The page where a device code is entered'), toDevicePage);
+    app.post('/api/v1/oauth/device', devicePage('Submit a device code, or confirm the device'), toDevicePage);
 
     app.post(
       '/api/v1/auth/profile/verify',

@@ -33,7 +33,10 @@ function emailInUse(cause?: unknown): AppError {
 export async function markEmailVerified(
   store: AccountsStore,
   account: Account,
-  options: { requiresApproval: boolean; via: 'verification_link' | 'password_recovery' },
+  options: {
+    requiresApproval: boolean;
+    via: 'verification_link' | 'password_recovery' | 'google' | 'github';
+  },
   context: AuditContext,
 ): Promise<Account> {
   if (account.email_verified_at !== null && account.status !== 'pending_verification') return account;
