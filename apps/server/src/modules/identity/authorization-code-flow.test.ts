@@ -134,3 +134,72 @@ describe('authorization code flow with PKCE (the console)', () => {
     expect(response.json<{ code: string }>().code).toBe('NOT_FOUND');
   });
 });
+
+describe('signing out of the identity provider', () => {
+  let runtime: TestRuntime;
+  beforeAll(async () => {
+    runtime = await startTestRuntime();
+  });
+  afterAll(() => runtime.close());
+
+  const authorize = (jar: CookieJar) => {
+    const query = new URLSearchParams({
+      client_id: 'verbatim-console',
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'openid api',
+      code_challenge: createHash('sha256').update('v'.repeat(43)).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    return runtime.app.inject({
+      method: 'GET',
+      url: `/oidc/auth?${query.toString()}`,
+      headers: { cookie: jar.header() },
+    });
+  };
+
+  it('shows our sign-out page, then ends the session so the next sign-in asks for the password', async () => {
+    const account = await createAccount(runtime);
+    const jar = new CookieJar();
+    const started = await authorize(jar);
+    jar.store(started);
+    const uid = String(started.headers.location).split('/').pop() ?? '';
+    const login = await runtime.app.inject({
+      method: 'POST',
+      url: `/api/v1/auth/interactions/${uid}/login`,
+      payload: { username: account.email, password: defaultPassword },
+    });
+    const resumed = await runtime.app.inject({
+      method: 'GET',
+      url: new URL(login.json<{ redirectTo: string }>().redirectTo).pathname,
+      headers: { cookie: jar.header() },
+    });
+    jar.store(resumed);
+    // Signed in at the provider: a new authorization goes straight back with a code.
+    const silent = await authorize(jar);
+    expect(String(silent.headers.location)).toContain(`${redirectUri}?code=`);
+
+    const confirmPage = await runtime.app.inject({
+      method: 'GET',
+      url: `/oidc/session/end?client_id=verbatim-console&post_logout_redirect_uri=${encodeURIComponent('http://localhost:8080/auth/logout-success')}`,
+      headers: { cookie: jar.header() },
+    });
+    expect(confirmPage.statusCode).toBe(200);
+    expect(confirmPage.body).toContain('Yes, sign me out');
+    expect(confirmPage.body).not.toMatch(/googleapis|<script/);
+    jar.store(confirmPage);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirmPage.body)?.[1] ?? '';
+    const ended = await runtime.app.inject({
+      method: 'POST',
+      url: '/oidc/session/end/confirm',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
+      payload: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+    });
+    expect(ended.statusCode, ended.body).toBe(303);
+    expect(String(ended.headers.location)).toBe('http://localhost:8080/auth/logout-success');
+    jar.store(ended);
+
+    const afterwards = await authorize(jar);
+    expect(String(afterwards.headers.location)).toMatch(/^\/interaction\//);
+  });
+});

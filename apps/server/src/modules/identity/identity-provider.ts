@@ -9,7 +9,13 @@ import type { Config } from '../../config/config.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Account, AccountsRepository } from '../accounts/accounts.repository.js';
-import { deviceSuccessPage, userCodeConfirmPage, userCodeInputPage } from './device-flow-pages.js';
+import {
+  deviceSuccessPage,
+  logoutPage,
+  postLogoutPage,
+  userCodeConfirmPage,
+  userCodeInputPage,
+} from './provider-pages.js';
 import { OidcAdapter } from './oidc-adapter.js';
 import { assertMaySignIn, type SignInService } from './sign-in.service.js';
 import type { IdentityKeys } from './signing-keys.js';
@@ -134,7 +140,11 @@ export function createIdentityProvider(deps: IdentityProviderDependencies): Prov
           userCodeConfirmPage(ctx, form, client, deviceInfo, userCode),
         successSource: (ctx) => deviceSuccessPage(ctx),
       },
-      rpInitiatedLogout: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: (ctx, form) => logoutPage(ctx, form),
+        postLogoutSuccessSource: (ctx) => postLogoutPage(ctx),
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => identity.apiResource,

@@ -1,8 +1,8 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 
 /**
- * The pages of the device flow (a CLI or a TV app shows a code; the user confirms it here).
- * Server-rendered by the identity provider, so they carry their own English and French texts;
+ * The few pages the identity provider renders itself: the device flow's (a CLI or a TV app shows a
+ * code; the user confirms it here) and sign-out. They carry their own English and French texts;
  * no scripts and no external resources, within the server's content security policy.
  */
 type Texts = Record<
@@ -18,7 +18,12 @@ type Texts = Record<
   | 'confirmWarning'
   | 'cancel'
   | 'successTitle'
-  | 'success',
+  | 'success'
+  | 'signOutTitle'
+  | 'signOutConfirm'
+  | 'stay'
+  | 'signedOutTitle'
+  | 'signedOut',
   string
 >;
 
@@ -37,6 +42,11 @@ const texts: { en: Texts; fr: Texts } = {
     cancel: 'Cancel',
     successTitle: 'Device signed in',
     success: 'You can now close this page and return to your device.',
+    signOutTitle: 'Sign out?',
+    signOutConfirm: 'Yes, sign me out',
+    stay: 'No, stay signed in',
+    signedOutTitle: 'Signed out',
+    signedOut: 'You are signed out. You can close this page.',
   },
   fr: {
     title: 'Connecter un appareil',
@@ -53,6 +63,11 @@ const texts: { en: Texts; fr: Texts } = {
     cancel: 'Annuler',
     successTitle: 'Appareil connecté',
     success: 'Vous pouvez fermer cette page et revenir à votre appareil.',
+    signOutTitle: 'Se déconnecter ?',
+    signOutConfirm: 'Oui, me déconnecter',
+    stay: 'Non, rester connecté',
+    signedOutTitle: 'Déconnecté',
+    signedOut: 'Vous êtes déconnecté. Vous pouvez fermer cette page.',
   },
 };
 
@@ -138,4 +153,20 @@ export function userCodeConfirmPage(
 export function deviceSuccessPage(ctx: KoaContextWithOIDC): void {
   const t = textsFor(ctx);
   page(ctx, t.successTitle, `<h1>${t.successTitle}</h1><p>${t.success}</p>`);
+}
+
+export function logoutPage(ctx: KoaContextWithOIDC, form: string): void {
+  const t = textsFor(ctx);
+  page(
+    ctx,
+    t.signOutTitle,
+    `<h1>${t.signOutTitle}</h1>${form}
+<button class="primary" type="submit" form="op.logoutForm" name="logout" value="yes" autofocus>${t.signOutConfirm}</button>
+<button class="secondary" type="submit" form="op.logoutForm">${t.stay}</button>`,
+  );
+}
+
+export function postLogoutPage(ctx: KoaContextWithOIDC): void {
+  const t = textsFor(ctx);
+  page(ctx, t.signedOutTitle, `<h1>${t.signedOutTitle}</h1><p>${t.signedOut}</p>`);
 }
