@@ -1,5 +1,7 @@
 import { describe, expect } from 'vitest';
+import { sharedAccount } from '../support/accounts.js';
 import { journey } from '../support/journey.js';
+import { signIn } from '../support/signIn.js';
 
 const generalErrorMessage = 'General error! Something went wrong, please try again later or contact us';
 
@@ -7,6 +9,7 @@ describe('general error page', () => {
   journey(
     'a server failure leads to the general error page with its error id, Go Home leads back',
     async ({ page }) => {
+      await signIn(page, await sharedAccount());
       await page.route('**/api/v1/ready', (route) =>
         route.fulfill({
           status: 500,
@@ -19,7 +22,7 @@ describe('general error page', () => {
         }),
       );
 
-      await page.goto('/home');
+      await page.reload();
 
       await page.waitForURL((url) => url.pathname === '/error');
       await page.getByRole('heading', { name: generalErrorMessage }).waitFor();

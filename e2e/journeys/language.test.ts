@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
+import { sharedAccount } from '../support/accounts.js';
 import { journey } from '../support/journey.js';
+import { signIn } from '../support/signIn.js';
 
 function htmlLang(page: Page) {
   return page.evaluate(() => document.documentElement.lang);
@@ -8,7 +10,7 @@ function htmlLang(page: Page) {
 
 describe('interface language', () => {
   journey('switching to French translates the screen and survives a reload', async ({ page }) => {
-    await page.goto('/home');
+    await signIn(page, await sharedAccount());
     await page.getByRole('heading', { name: /^Welcome to / }).waitFor();
     expect(await htmlLang(page)).toBe('en');
 
@@ -32,7 +34,7 @@ describe('interface language', () => {
   });
 
   journey('the not-found screen follows the chosen language', async ({ page }) => {
-    await page.goto('/home');
+    await signIn(page, await sharedAccount());
     await page.getByText('FR', { exact: true }).click();
     await page.getByRole('heading', { name: /^Bienvenue sur / }).waitFor();
 

@@ -1,7 +1,9 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect } from 'vitest';
 import { fetchConsoleConfig } from '../support/consoleConfig.js';
+import { sharedAccount } from '../support/accounts.js';
 import { journey } from '../support/journey.js';
+import { signIn } from '../support/signIn.js';
 
 let productName: string;
 
@@ -17,7 +19,12 @@ async function metaDescription(page: Page) {
 
 describe('page title', () => {
   journey('names the screen and the product on every route', async ({ page }) => {
-    await page.goto('/home');
+    await page.goto('/auth/login');
+    await expect.poll(() => page.title()).toBe(`Log in · ${productName}`);
+    await page.goto('/auth/register');
+    await expect.poll(() => page.title()).toBe(`Register · ${productName}`);
+
+    await signIn(page, await sharedAccount());
     await expect.poll(() => page.title()).toBe(`Getting started · ${productName}`);
     expect(await metaDescription(page)).toMatch(/^Start transcribing speech/);
 
@@ -29,7 +36,8 @@ describe('page title', () => {
     expect(await metaDescription(page)).toBe('The page you were looking for does not exist.');
   });
 
-  journey('the root address redirects home', async ({ page }) => {
+  journey('the root address leads home when signed in', async ({ page }) => {
+    await signIn(page, await sharedAccount());
     await page.goto('/');
 
     await page.waitForURL((url) => url.pathname === '/home');

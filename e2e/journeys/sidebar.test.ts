@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
+import { sharedAccount } from '../support/accounts.js';
 import { journey, phoneViewport } from '../support/journey.js';
+import { signIn } from '../support/signIn.js';
 
 function sidebar(page: Page) {
   return page.getByRole('navigation', { name: 'Main navigation' });
@@ -12,7 +14,7 @@ async function sidebarWidth(page: Page): Promise<number> {
 
 describe('sidebar', () => {
   journey('collapses to a rail and expands again on a desktop screen', async ({ page }) => {
-    await page.goto('/home');
+    await signIn(page, await sharedAccount());
     await sidebar(page).getByRole('link', { name: 'Getting started' }).waitFor();
     expect(await sidebarWidth(page)).toBeGreaterThan(200);
 
@@ -34,7 +36,7 @@ describe('sidebar', () => {
     'is hidden on a phone until the hamburger opens it, and closes after choosing a link',
     async ({ page }) => {
       await page.setViewportSize(phoneViewport);
-      await page.goto('/home');
+      await signIn(page, await sharedAccount());
       await page.getByRole('heading', { name: /^Welcome to / }).waitFor();
       const hamburger = page.getByRole('button', { name: 'Open navigation menu' });
 

@@ -6,6 +6,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Where the product under test answers, e.g. http://localhost:41234. */
     baseUrl: string;
+    /** The product's data directory (mail outbox, shared journey accounts). */
+    dataDir: string;
   }
 }
 
@@ -14,6 +16,7 @@ export default async function setup(project: TestProject) {
   await assertJourneysCanRun();
   const server = await startProductServer();
   project.provide('baseUrl', server.baseUrl);
+  project.provide('dataDir', server.dataDir);
   return async () => {
     await server.stop();
   };

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { inject, test } from 'vitest';
+import { expect, inject, test } from 'vitest';
 import { artifactsDir, chromiumPath } from './paths.js';
 
 export const desktopViewport = { width: 1280, height: 800 };
@@ -40,7 +40,14 @@ export const journey = test.extend<{ $test: { page: Page }; $file: { browser: Br
     // Well below the test timeout, so a missing element fails with Playwright's own explanation.
     context.setDefaultTimeout(10_000);
     const page = await context.newPage();
+    // The server's Content-Security-Policy must allow everything the console does (the captcha's
+    // worker included): a violation fails the journey, naming the directive.
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
     await use(page);
+    expect(cspViolations).toEqual([]);
     if (task.result?.state === 'fail') {
       await mkdir(artifactsDir, { recursive: true });
       const fileName = `${task.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`;

@@ -14,6 +14,8 @@ const maxOutputChars = 20_000;
 export interface ProductServer {
   /** http://localhost:PORT: a secure origin, as microphone and crypto.randomUUID need. */
   baseUrl: string;
+  /** The server's DATA_DIR; its outbox/ holds every e-mail sent, as .eml files. */
+  dataDir: string;
   stop: () => Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export async function startProductServer(): Promise<ProductServer> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`The product server did not become ready: ${reason}\n--- server output ---\n${output}`);
   }
-  return { baseUrl: `http://localhost:${port}`, stop };
+  return { baseUrl: `http://localhost:${port}`, dataDir, stop };
 }
 
 async function freePort(): Promise<number> {

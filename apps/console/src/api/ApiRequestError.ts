@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@verbatim/contracts';
+import type { ErrorCode, ValidationIssue } from '@verbatim/contracts';
 
 /**
  * Failures the console detects itself, next to the server's codes: no answer in time, no answer at
@@ -16,18 +16,22 @@ export class ApiRequestError extends Error {
   readonly code: ApiRequestErrorCode;
   /** The id under which the server logged a 5xx failure; support asks for it. */
   readonly errorId: string | undefined;
+  /** Where each problem of a 400 VALIDATION_FAILED lies. */
+  readonly details: readonly ValidationIssue[] | undefined;
 
   constructor(init: {
     status: number;
     code: ApiRequestErrorCode;
     message: string;
     errorId?: string | undefined;
+    details?: readonly ValidationIssue[] | undefined;
     cause?: unknown;
   }) {
     super(init.message, { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
     this.errorId = init.errorId;
+    this.details = init.details;
   }
 }
 

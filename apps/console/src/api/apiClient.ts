@@ -1,5 +1,6 @@
 import { apiErrorSchema } from '@verbatim/contracts';
 import type { z } from 'zod';
+import { apiAuth } from './apiAuth';
 import { ApiRequestError } from './ApiRequestError';
 
 export const apiBasePath = '/api/v1';
@@ -11,7 +12,7 @@ export interface ApiRequestOptions<Schema extends z.ZodType> {
   /** Validates the answer body; the result is typed from it. */
   schema: Schema;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Sent as JSON. */
+  /** Sent as JSON, except form data (multipart) and URL-encoded parameters, which go as they are. */
   body?: unknown;
   /** Cancels the request, e.g. TanStack Query's signal when the component unmounts. */
   signal?: AbortSignal;
@@ -21,6 +22,8 @@ export interface ApiRequestOptions<Schema extends z.ZodType> {
    * 503 from /ready, which reports what is not ready.
    */
   answerStatuses?: readonly number[];
+  /** Sent instead of the session's token: a token just obtained, not stored yet. */
+  accessToken?: string;
 }
 
 /** Calls `/api/v1{path}` and returns the validated body, or rejects with an {@link ApiRequestError}. */
@@ -31,16 +34,12 @@ export async function apiRequest<Schema extends z.ZodType>(
   const { schema, method = 'GET', body, signal, timeoutMs = defaultRequestTimeoutMs } = options;
   const answer = await exchange(
     `${apiBasePath}${path}`,
-    {
-      method,
-      headers: body === undefined ? { accept: 'application/json' } : jsonHeaders,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    },
-    { signal, timeoutMs },
+    { method, ...encodeBody(body) },
+    { signal, timeoutMs, accessToken: options.accessToken },
   );
 
   if (!answer.ok && !options.answerStatuses?.includes(answer.status)) {
-    throw errorFromAnswer(answer.status, answer.payload);
+    throw failureOf(answer.status, answer.payload);
   }
   const parsed = schema.safeParse(answer.payload);
   if (!parsed.success) {
@@ -54,7 +53,46 @@ export async function apiRequest<Schema extends z.ZodType>(
   return parsed.data;
 }
 
-const jsonHeaders = { accept: 'application/json', 'content-type': 'application/json' };
+/** Fetches `/api/v1{path}` as bytes (a photo), with the same authentication and errors as {@link apiRequest}. */
+export async function apiBlob(
+  path: string,
+  { signal, timeoutMs = defaultRequestTimeoutMs }: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<Blob> {
+  const answer = await exchange(
+    `${apiBasePath}${path}`,
+    { method: 'GET' },
+    { signal, timeoutMs, accessToken: undefined },
+    'blob',
+  );
+  if (!answer.ok) throw failureOf(answer.status, answer.payload);
+  if (!(answer.payload instanceof Blob)) throw failureOf(answer.status, undefined);
+  return answer.payload;
+}
+
+function encodeBody(body: unknown): { headers: Record<string, string>; body?: BodyInit } {
+  if (body === undefined) return { headers: { accept: 'application/json' } };
+  // The browser writes the content type of these itself (with the multipart boundary).
+  if (body instanceof FormData || body instanceof URLSearchParams) {
+    return { headers: { accept: 'application/json' }, body };
+  }
+  return {
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The bearer token of the session, when there is one. */
+function withAuthorization(headers: HeadersInit | undefined, explicitToken: string | undefined) {
+  const token = explicitToken ?? apiAuth()?.accessToken();
+  return { ...(headers as Record<string, string>), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+}
+
+/** The error of a failed answer; a 401 UNAUTHENTICATED also ends the session (spec §4). */
+function failureOf(status: number, payload: unknown): ApiRequestError {
+  const error = errorFromAnswer(status, payload);
+  if (error.status === 401 && error.code === 'UNAUTHENTICATED') apiAuth()?.onUnauthenticated();
+  return error;
+}
 
 interface Answer {
   status: number;
@@ -66,7 +104,12 @@ interface Answer {
 async function exchange(
   url: string,
   init: RequestInit,
-  { signal, timeoutMs }: { signal: AbortSignal | undefined; timeoutMs: number },
+  {
+    signal,
+    timeoutMs,
+    accessToken,
+  }: { signal: AbortSignal | undefined; timeoutMs: number; accessToken: string | undefined },
+  read: 'json' | 'blob' = 'json',
 ): Promise<Answer> {
   // One controller carries both the caller's cancellation and the timeout; the flag tells them
   // apart so a timeout becomes TIMEOUT while a cancellation stays an AbortError for TanStack Query.
@@ -81,8 +124,13 @@ async function exchange(
   signal?.addEventListener('abort', forwardAbort, { once: true });
 
   try {
-    const response = await fetch(url, { ...init, signal: controller.signal });
-    return { status: response.status, ok: response.ok, payload: parseJson(await response.text()) };
+    const response = await fetch(url, {
+      ...init,
+      headers: withAuthorization(init.headers, accessToken),
+      signal: controller.signal,
+    });
+    const payload = read === 'blob' && response.ok ? await response.blob() : parseJson(await response.text());
+    return { status: response.status, ok: response.ok, payload };
   } catch (error) {
     if (timedOut) {
       throw new ApiRequestError({
@@ -123,6 +171,7 @@ function errorFromAnswer(status: number, payload: unknown): ApiRequestError {
       code: apiError.data.code,
       message: apiError.data.message,
       errorId: apiError.data.errorId,
+      details: apiError.data.details,
     });
   }
   return new ApiRequestError({

@@ -1,4 +1,5 @@
 import type { TranslationKey } from '../i18n/translationKey';
+import type { ApiRequestErrorCode } from './ApiRequestError';
 
 /**
  * What a mutation toasts when it settles: an i18n key, nothing given for the generic
@@ -7,6 +8,11 @@ import type { TranslationKey } from '../i18n/translationKey';
 export type MutationToastMeta = {
   successMessage?: TranslationKey | false;
   errorMessage?: TranslationKey | false;
+  /**
+   * Codes the screen explains itself although they would otherwise go to the general error page
+   * (a 403 ACCOUNT_PENDING_APPROVAL on sign-in has its own page, spec §4).
+   */
+  handledErrorCodes?: readonly ApiRequestErrorCode[];
 };
 
 declare module '@tanstack/react-query' {

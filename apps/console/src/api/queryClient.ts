@@ -1,7 +1,7 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { notify } from '../notifications/notify';
-import { type ApiRequestError, isGlobalFailure, isTransientFailure } from './ApiRequestError';
+import { ApiRequestError, isGlobalFailure, isTransientFailure } from './ApiRequestError';
 import './mutationMeta';
 
 /** Spec §9: answers stay cached for 300 s. */
@@ -35,7 +35,9 @@ export function createQueryClient({ i18n, onGlobalFailure }: QueryClientDependen
         });
       },
       onError: (error, _variables, _onMutateResult, mutation) => {
-        if (isGlobalFailure(error)) {
+        const handledHere =
+          isApiRequestError(error) && mutation.meta?.handledErrorCodes?.includes(error.code);
+        if (isGlobalFailure(error) && !handledHere) {
           onGlobalFailure(error);
           return;
         }
@@ -58,4 +60,8 @@ export function createQueryClient({ i18n, onGlobalFailure }: QueryClientDependen
       mutations: { retry: false },
     },
   });
+}
+
+function isApiRequestError(error: unknown): error is ApiRequestError {
+  return error instanceof ApiRequestError;
 }

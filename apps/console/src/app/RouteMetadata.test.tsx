@@ -14,14 +14,14 @@ beforeEach(() => {
 
 describe('page title and description', () => {
   it('names the page and the product from the runtime configuration', async () => {
-    await renderRoutes(routes, { initialEntries: ['/home'] });
+    await renderRoutes(routes, { initialEntries: ['/home'], signedIn: true });
 
     await waitFor(() => expect(document.title).toBe('Getting started · Verbatim Test'));
     expect(metaDescription()).toMatch(/^Start transcribing speech/);
   });
 
   it('follows the route', async () => {
-    const { router } = await renderRoutes(routes, { initialEntries: ['/home'] });
+    const { router } = await renderRoutes(routes, { initialEntries: ['/home'], signedIn: true });
     await waitFor(() => expect(document.title).toBe('Getting started · Verbatim Test'));
 
     await router.navigate('/somewhere-else');

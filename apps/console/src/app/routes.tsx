@@ -1,10 +1,23 @@
-import { Outlet, redirect, type RouteObject, ScrollRestoration } from 'react-router';
+import { Outlet, type RouteObject, ScrollRestoration } from 'react-router';
+import { authPaths } from '../auth/authPaths';
+import { RedirectSignedIn } from '../auth/RedirectSignedIn';
+import { RequireSignedIn } from '../auth/RequireSignedIn';
+import { RootRedirect } from '../auth/RootRedirect';
 import { AppLayout } from '../chrome/AppLayout';
 import { PublicLayout } from '../chrome/PublicLayout';
+import { LoginSuccessScreen } from '../screens/authCallbacks/LoginSuccessScreen';
+import { LogoutSuccessScreen } from '../screens/authCallbacks/LogoutSuccessScreen';
+import { TokenRenewSuccessScreen } from '../screens/authCallbacks/TokenRenewSuccessScreen';
 import { GeneralErrorScreen } from '../screens/generalError/GeneralErrorScreen';
 import { RouteErrorScreen } from '../screens/generalError/RouteErrorScreen';
 import { HomeScreen } from '../screens/home/HomeScreen';
+import { InteractionScreen } from '../screens/interaction/InteractionScreen';
+import { LoginScreen } from '../screens/login/LoginScreen';
 import { NotFoundScreen } from '../screens/notFound/NotFoundScreen';
+import { PendingApprovalScreen } from '../screens/pendingApproval/PendingApprovalScreen';
+import { RecoveryScreen } from '../screens/recovery/RecoveryScreen';
+import { RegisterScreen } from '../screens/register/RegisterScreen';
+import { VerifyEmailScreen } from '../screens/verify/VerifyEmailScreen';
 import { generalErrorPath, homePath } from './paths';
 import type { RouteHandle } from './routeHandle';
 import { RouteMetadata } from './RouteMetadata';
@@ -15,24 +28,76 @@ export const routes: RouteObject[] = [
     element: <RootRoute />,
     errorElement: <RouteErrorScreen />,
     children: [
-      { index: true, loader: () => redirect(homePath) },
+      { index: true, element: <RootRedirect /> },
+      { path: authPaths.root, element: <RootRedirect /> },
       {
-        element: <AppLayout />,
-        handle: { breadcrumb: { labelKey: 'chrome.breadcrumbs.home', to: homePath } } satisfies RouteHandle,
+        element: <RequireSignedIn />,
         children: [
           {
-            path: homePath,
-            element: <HomeScreen />,
+            element: <AppLayout />,
             handle: {
-              titleKey: 'screens.home.title',
-              descriptionKey: 'screens.home.description',
+              breadcrumb: { labelKey: 'chrome.breadcrumbs.home', to: homePath },
             } satisfies RouteHandle,
+            children: [
+              {
+                path: homePath,
+                element: <HomeScreen />,
+                handle: {
+                  titleKey: 'screens.home.title',
+                  descriptionKey: 'screens.home.description',
+                } satisfies RouteHandle,
+              },
+            ],
           },
         ],
       },
+      { path: authPaths.loginSuccess, element: <LoginSuccessScreen /> },
+      { path: authPaths.tokenRenewSuccess, element: <TokenRenewSuccessScreen /> },
+      { path: authPaths.logoutSuccess, element: <LogoutSuccessScreen /> },
       {
         element: <PublicLayout />,
         children: [
+          {
+            element: <RedirectSignedIn />,
+            children: [
+              {
+                path: authPaths.login,
+                element: <LoginScreen />,
+                handle: {
+                  titleKey: 'screens.login.title',
+                  descriptionKey: 'screens.login.description',
+                } satisfies RouteHandle,
+              },
+              {
+                path: authPaths.register,
+                element: <RegisterScreen />,
+                handle: {
+                  titleKey: 'screens.register.title',
+                  descriptionKey: 'screens.register.description',
+                } satisfies RouteHandle,
+              },
+              {
+                path: `${authPaths.recovery}/:recoveryToken`,
+                element: <RecoveryScreen />,
+                handle: { titleKey: 'screens.recovery.title' } satisfies RouteHandle,
+              },
+              {
+                path: `${authPaths.verify}/:code?`,
+                element: <VerifyEmailScreen />,
+                handle: { titleKey: 'screens.verify.title' } satisfies RouteHandle,
+              },
+            ],
+          },
+          {
+            path: `${authPaths.interaction}/:uid`,
+            element: <InteractionScreen />,
+            handle: { titleKey: 'screens.login.title' } satisfies RouteHandle,
+          },
+          {
+            path: authPaths.pendingApproval,
+            element: <PendingApprovalScreen />,
+            handle: { titleKey: 'screens.pendingApproval.title' } satisfies RouteHandle,
+          },
           {
             path: generalErrorPath,
             element: <GeneralErrorScreen />,

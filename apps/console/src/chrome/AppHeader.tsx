@@ -3,6 +3,7 @@ import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tab
 import { useTranslation } from 'react-i18next';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ProductBrand } from './ProductBrand';
+import { UserMenu } from './UserMenu';
 
 export interface AppHeaderProps {
   sidebarId: string;
@@ -12,7 +13,7 @@ export interface AppHeaderProps {
   onToggleDesktopCollapsed: () => void;
 }
 
-/** Header of the signed-in area: one sidebar toggle per screen size, brand, language switch. */
+/** Header of the signed-in area: one sidebar toggle per screen size, brand, language switch, user menu. */
 export function AppHeader({
   sidebarId,
   phoneMenuOpened,
@@ -55,7 +56,10 @@ export function AppHeader({
         </ActionIcon>
         <ProductBrand />
       </Group>
-      <LanguageSwitch />
+      <Group gap="sm" wrap="nowrap">
+        <LanguageSwitch />
+        <UserMenu />
+      </Group>
     </Group>
   );
 }

@@ -13,7 +13,7 @@ beforeEach(() => {
 
 describe('language switch', () => {
   it('translates the interface, saves the choice and sets <html lang>', async () => {
-    await renderRoutes(routes, { initialEntries: ['/home'] });
+    await renderRoutes(routes, { initialEntries: ['/home'], signedIn: true });
     expect(await screen.findByRole('heading', { name: 'Welcome to Verbatim Test' })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('radio', { name: 'Français' }));
@@ -36,7 +36,7 @@ describe('language switch', () => {
 
   it('switches back to English', async () => {
     localStorage.setItem(languageStorageKey, 'fr');
-    await renderRoutes(routes, { initialEntries: ['/home'] });
+    await renderRoutes(routes, { initialEntries: ['/home'], signedIn: true });
     expect(await screen.findByRole('heading', { name: 'Bienvenue sur Verbatim Test' })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('radio', { name: 'English' }));

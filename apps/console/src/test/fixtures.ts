@@ -1,4 +1,4 @@
-import type { ConsoleConfig, Readiness } from '@verbatim/contracts';
+import type { CaptchaConfig, ConsoleConfig, Profile, Readiness } from '@verbatim/contracts';
 
 export const sampleConsoleConfig: ConsoleConfig = {
   productName: 'Verbatim Test',
@@ -21,3 +21,15 @@ export const sampleReadiness: Readiness = {
     migrations: { ok: true, pending: [] },
   },
 };
+
+export const sampleProfile: Profile = {
+  id: 'user-1',
+  email: 'ada@example.com',
+  fullName: 'Ada Lovelace',
+  showWelcomeMsg: true,
+  language: 'en',
+  pendingEmail: null,
+  photoUrl: null,
+};
+
+export const sampleCaptchaConfig: CaptchaConfig = { provider: 'altcha' };

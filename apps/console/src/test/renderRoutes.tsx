@@ -2,26 +2,32 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, type InitialEntry, type RouteObject, RouterProvider } from 'react-router';
 import { createQueryClient } from '../api/queryClient';
 import { AppProviders } from '../app/AppProviders';
+import type { AuthSession } from '../auth/AuthSession';
 import { createI18n } from '../i18n/createI18n';
 import { showGeneralErrorWith } from '../screens/generalError/generalErrorLocation';
+import { testSession } from './testSession';
 
 export interface RenderRoutesOptions {
   initialEntries?: InitialEntry[];
   initialIndex?: number;
+  /** Signed out on memory storage unless given; `signedIn: true` makes a signed-in one. */
+  session?: AuthSession;
+  signedIn?: boolean;
 }
 
 /** Renders a route table in a memory router with the app's real providers and query client. */
 export async function renderRoutes(routes: RouteObject[], options: RenderRoutesOptions = {}) {
   const i18n = await createI18n();
+  const session = options.session ?? (await testSession({ signedIn: options.signedIn ?? false }));
   const router = createMemoryRouter(routes, {
     initialEntries: options.initialEntries ?? ['/'],
     initialIndex: options.initialIndex,
   });
   const queryClient = createQueryClient({ i18n, onGlobalFailure: showGeneralErrorWith(router) });
   const view = render(
-    <AppProviders i18n={i18n} queryClient={queryClient}>
+    <AppProviders i18n={i18n} queryClient={queryClient} session={session}>
       <RouterProvider router={router} />
     </AppProviders>,
   );
-  return { ...view, router, i18n, queryClient };
+  return { ...view, router, i18n, queryClient, session };
 }

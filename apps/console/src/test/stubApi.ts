@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { sampleConsoleConfig, sampleReadiness } from './fixtures';
+import { sampleCaptchaConfig, sampleConsoleConfig, sampleProfile, sampleReadiness } from './fixtures';
 
 export interface StubAnswer {
   status?: number;
@@ -8,12 +8,14 @@ export interface StubAnswer {
 
 /**
  * Replaces `fetch` with a table of answers by path; unknown paths answer 404 ROUTE_NOT_FOUND like
- * the server does. The runtime configuration and readiness answer by default.
+ * the server does. The runtime configuration, readiness, profile and captcha answer by default.
  */
 export function stubApi(answers: Record<string, StubAnswer> = {}) {
   const table: Record<string, StubAnswer> = {
     '/api/v1/console-config': { body: sampleConsoleConfig },
     '/api/v1/ready': { body: sampleReadiness },
+    '/api/v1/profile': { body: sampleProfile },
+    '/api/v1/auth/captcha': { body: sampleCaptchaConfig },
     ...answers,
   };
   const fetchMock = vi.fn((input: RequestInfo | URL, _init?: RequestInit) => {

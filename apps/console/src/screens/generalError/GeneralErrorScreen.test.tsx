@@ -35,7 +35,7 @@ describe('general error page', () => {
   });
 
   it('leads home with Go Home', async () => {
-    const { router } = await renderRoutes(routes, { initialEntries: ['/error?id=err-123'] });
+    const { router } = await renderRoutes(routes, { initialEntries: ['/error?id=err-123'], signedIn: true });
 
     await userEvent.click(await screen.findByRole('link', { name: 'Go Home' }));
 

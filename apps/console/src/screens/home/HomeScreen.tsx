@@ -1,34 +1,33 @@
-import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { SimpleGrid, Stack, Title } from '@mantine/core';
 import { IconApi, IconBook2 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { apiReferencePath } from '../../app/paths';
+import { useProfile } from '../../profile/useProfile';
 import { useConsoleConfig } from '../../runtimeConfig/consoleConfigQuery';
-import { useProductName } from '../../runtimeConfig/useProductName';
+import { QuickActions } from './QuickActions';
 import { ResourceCard } from './ResourceCard';
 import { SystemStatusCard } from './SystemStatusCard';
+import { WelcomeCard } from './WelcomeCard';
 
-/** Getting started: what the product is, where to learn the API, whether the service is up. */
+/** Getting started (spec §1): the welcome, the main actions, where to learn the API, service status. */
 export function HomeScreen() {
   const { t } = useTranslation();
-  const productName = useProductName();
-  const docsUrl = useConsoleConfig().data?.links.docs;
+  const links = useConsoleConfig().data?.links;
+  const profile = useProfile().data;
 
   return (
     <Stack gap="xl" py="md">
-      <Stack gap="xs" maw={720}>
-        <Title order={1}>{t('screens.home.heading', { productName })}</Title>
-        <Text c="dimmed" fz="lg">
-          {t('screens.home.intro', { productName })}
-        </Text>
-      </Stack>
+      <Title order={1}>{t('screens.home.title')}</Title>
+      {profile?.showWelcomeMsg && <WelcomeCard />}
+      {links && <QuickActions links={links} />}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
-        {docsUrl && (
+        {links && (
           <ResourceCard
             icon={IconBook2}
             title={t('screens.home.docsCardTitle')}
             text={t('screens.home.docsCardText')}
             linkLabel={t('screens.home.docsLink')}
-            href={docsUrl}
+            href={links.docs}
           />
         )}
         <ResourceCard

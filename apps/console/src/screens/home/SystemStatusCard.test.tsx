@@ -11,7 +11,7 @@ async function statusCard() {
 describe('system status card', () => {
   it('reports a ready service', async () => {
     stubApi();
-    await renderRoutes(routes, { initialEntries: ['/home'] });
+    await renderRoutes(routes, { initialEntries: ['/home'], signedIn: true });
 
     const card = await statusCard();
     expect(await card.findByText('Operational')).toBeInTheDocument();
@@ -32,7 +32,7 @@ describe('system status card', () => {
         },
       },
     });
-    await renderRoutes(routes, { initialEntries: ['/home'] });
+    await renderRoutes(routes, { initialEntries: ['/home'], signedIn: true });
 
     const card = await statusCard();
     expect(await card.findByText('Degraded')).toBeInTheDocument();
@@ -48,7 +48,7 @@ describe('system status card', () => {
         body: { code: 'INTERNAL_ERROR', message: 'Internal server error', errorId: 'err-unit-1' },
       },
     });
-    const { router } = await renderRoutes(routes, { initialEntries: ['/home'] });
+    const { router } = await renderRoutes(routes, { initialEntries: ['/home'], signedIn: true });
 
     expect(await screen.findByTestId('error-id')).toHaveTextContent('err-unit-1');
     expect(router.state.location.pathname).toBe('/error');

@@ -32,7 +32,7 @@ describe('not-found screen', () => {
   });
 
   it('goes home when there is no previous page', async () => {
-    const { router } = await renderRoutes(routes, { initialEntries: ['/no/such/page'] });
+    const { router } = await renderRoutes(routes, { initialEntries: ['/no/such/page'], signedIn: true });
 
     await userEvent.click(await screen.findByRole('link', { name: 'Go back' }));
 

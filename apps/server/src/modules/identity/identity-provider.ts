@@ -180,7 +180,10 @@ export function createIdentityProvider(deps: IdentityProviderDependencies): Prov
       IdToken: 3600,
       DeviceCode: 600,
     },
-    clientBasedCORS: () => false,
+    // Browsers send an Origin header with every POST: the console may call the provider from the
+    // product's own origin; no other origin may call it from a browser.
+    clientBasedCORS: (_ctx, origin, client) =>
+      client.clientId === consoleClientId && origin === new URL(http.publicUrl).origin,
     renderError: (ctx, out) => {
       ctx.type = 'json';
       ctx.body = out;

@@ -190,3 +190,38 @@ describe('signing in with a password', () => {
     });
   });
 });
+
+describe('token requests from a browser', () => {
+  let runtime: TestRuntime;
+  beforeAll(async () => {
+    runtime = await startTestRuntime();
+  });
+  afterAll(() => runtime.close());
+
+  const fromOrigin = async (origin: string) => {
+    const account = await createAccount(runtime);
+    return runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/profile/verify',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      payload: new URLSearchParams({
+        client_id: 'verbatim-console',
+        grant_type: 'password',
+        username: account.email,
+        password: defaultPassword,
+      }).toString(),
+    });
+  };
+
+  it("accepts the console's own origin", async () => {
+    const response = await fromOrigin('http://localhost:8080');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe('http://localhost:8080');
+  });
+
+  it('refuses any other origin', async () => {
+    const response = await fromOrigin('https://evil.example.com');
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});

@@ -1,0 +1,77 @@
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconChevronDown, IconKey, IconLogout, IconUser } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { authPaths } from '../auth/authPaths';
+import { useAuthSession, useSessionUser } from '../auth/AuthSessionContext';
+import { useProfile } from '../profile/useProfile';
+import { useProfilePhotoUrl } from '../profile/useProfilePhotoUrl';
+import { ChangePasswordModal } from '../screens/changePassword/ChangePasswordModal';
+import { ProfileSettingsModal } from '../screens/profileSettings/ProfileSettingsModal';
+
+type OpenModal = 'profile' | 'password' | null;
+
+/** Spec §2 Chrome: the user dropdown with the e-mail, Profile, Change password and Logout. */
+export function UserMenu() {
+  const { t } = useTranslation();
+  const session = useAuthSession();
+  const navigate = useNavigate();
+  const profile = useProfile().data;
+  const photoUrl = useProfilePhotoUrl(profile);
+  const sessionEmail = useSessionUser()?.profile.email;
+  const email = profile?.email ?? sessionEmail ?? '';
+  const [openModal, setOpenModal] = useState<OpenModal>(null);
+
+  const logout = async () => {
+    await session.logout();
+    await navigate(authPaths.login, { replace: true });
+  };
+
+  return (
+    <>
+      <Menu position="bottom-end" width={240} withinPortal>
+        <Menu.Target>
+          <UnstyledButton aria-label={t('chrome.userMenu.open', { email })}>
+            <Group gap={6} wrap="nowrap">
+              <Avatar src={photoUrl} size={32} radius="xl" alt="" />
+              <Text fz="sm" fw={500} visibleFrom="md" maw={200} truncate>
+                {email}
+              </Text>
+              <IconChevronDown size={14} aria-hidden />
+            </Group>
+          </UnstyledButton>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>
+            <Text fz="sm" c="dark" truncate data-testid="user-menu-email">
+              {email}
+            </Text>
+          </Menu.Label>
+          <Menu.Item leftSection={<IconUser size={16} aria-hidden />} onClick={() => setOpenModal('profile')}>
+            {t('chrome.userMenu.profile')}
+          </Menu.Item>
+          <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={() => setOpenModal('password')}>
+            {t('chrome.userMenu.changePassword')}
+          </Menu.Item>
+          <Menu.Divider />
+          <Menu.Item
+            color="red"
+            leftSection={<IconLogout size={16} aria-hidden />}
+            onClick={() => void logout()}
+          >
+            {t('chrome.userMenu.logout')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      {profile && (
+        <ProfileSettingsModal
+          profile={profile}
+          opened={openModal === 'profile'}
+          onClose={() => setOpenModal(null)}
+        />
+      )}
+      <ChangePasswordModal opened={openModal === 'password'} onClose={() => setOpenModal(null)} />
+    </>
+  );
+}

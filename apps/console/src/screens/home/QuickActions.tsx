@@ -1,0 +1,62 @@
+import { Button, SimpleGrid, VisuallyHidden } from '@mantine/core';
+import {
+  IconCloudUpload,
+  IconCreditCard,
+  IconFiles,
+  IconKey,
+  IconMicrophone,
+  IconPlayerPlay,
+  type Icon,
+} from '@tabler/icons-react';
+import type { ConsoleConfig } from '@verbatim/contracts';
+import { useTranslation } from 'react-i18next';
+import type { TranslationKey } from '../../i18n/translationKey';
+
+interface QuickLink {
+  labelKey: TranslationKey;
+  icon: Icon;
+  href: string;
+}
+
+/**
+ * The actions of Getting started (spec §1). The screens behind most of them do not exist yet, so
+ * they lead to the documentation of the feature rather than to nothing.
+ */
+export function QuickActions({ links }: { links: ConsoleConfig['links'] }) {
+  const { t } = useTranslation();
+  const primary: QuickLink[] = [
+    { labelKey: 'screens.home.liveTranscribe', icon: IconMicrophone, href: links.docs },
+    { labelKey: 'screens.home.uploadFile', icon: IconCloudUpload, href: links.docs },
+  ];
+  const secondary: QuickLink[] = [
+    { labelKey: 'screens.home.tryDemo', icon: IconPlayerPlay, href: links.demo },
+    { labelKey: 'screens.home.generateApiKey', icon: IconKey, href: links.docs },
+    { labelKey: 'screens.home.submittedFiles', icon: IconFiles, href: links.docs },
+    { labelKey: 'screens.home.topUp', icon: IconCreditCard, href: links.docs },
+  ];
+  const linkButton = ({ labelKey, icon: LinkIcon, href }: QuickLink, variant: 'filled' | 'light') => (
+    <Button
+      key={labelKey}
+      component="a"
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      variant={variant}
+      leftSection={<LinkIcon size={18} aria-hidden />}
+      fullWidth
+    >
+      {t(labelKey)}
+      <VisuallyHidden> {t('chrome.opensInNewTab')}</VisuallyHidden>
+    </Button>
+  );
+  return (
+    <nav aria-label={t('screens.home.quickActions')}>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" mb="md">
+        {primary.map((link) => linkButton(link, 'filled'))}
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
+        {secondary.map((link) => linkButton(link, 'light'))}
+      </SimpleGrid>
+    </nav>
+  );
+}
