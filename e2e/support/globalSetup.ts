@@ -1,6 +1,8 @@
 import type { TestProject } from 'vitest/node';
+import { startGoogleForProduct } from './googleStandIn.js';
+import { thirdPartyApp } from './thirdPartyApp.js';
 import { assertJourneysCanRun } from './preflight.js';
-import { startProductServer } from './productServer.js';
+import { freePort, productBaseUrl, startProductServer } from './productServer.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,13 +13,26 @@ declare module 'vitest' {
   }
 }
 
-/** Starts the built product once for all journeys and stops it when they are done. */
+/**
+ * Starts the built product once for all journeys, with Google sign-in pointed at a local stand-in
+ * (GitHub stays unconfigured, so its button must not show) and one third-party application that
+ * asks for consent, and stops both when they are done.
+ */
 export default async function setup(project: TestProject) {
   await assertJourneysCanRun();
-  const server = await startProductServer();
+  const port = await freePort();
+  const google = await startGoogleForProduct(productBaseUrl(port));
+  const server = await startProductServer({
+    port,
+    env: { ...google.env, OIDC_CLIENTS: JSON.stringify([thirdPartyApp(productBaseUrl(port))]) },
+  }).catch(async (error: unknown) => {
+    await google.standIn.close();
+    throw error;
+  });
   project.provide('baseUrl', server.baseUrl);
   project.provide('dataDir', server.dataDir);
   return async () => {
     await server.stop();
+    await google.standIn.close();
   };
 }

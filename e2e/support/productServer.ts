@@ -19,13 +19,29 @@ export interface ProductServer {
   stop: () => Promise<void>;
 }
 
-/** Starts the built product (`verbatim serve`) on a free port with a fresh data directory. */
-export async function startProductServer(): Promise<ProductServer> {
-  const port = await freePort();
+export interface ProductServerOptions {
+  /** Chosen beforehand when something else must know the address first (a provider's redirect URI). */
+  port: number;
+  /** Configuration beyond the embedded defaults. */
+  env: Record<string, string>;
+}
+
+/** Starts the built product (`verbatim serve`) with a fresh data directory, on a free port unless told. */
+export async function startProductServer(
+  options: Partial<ProductServerOptions> = {},
+): Promise<ProductServer> {
+  const port = options.port ?? (await freePort());
   const dataDir = await mkdtemp(join(tmpdir(), 'verbatim-e2e-'));
   const child = spawn(process.execPath, [serverCliPath, 'serve'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      ...options.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -47,10 +63,12 @@ export async function startProductServer(): Promise<ProductServer> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`The product server did not become ready: ${reason}\n--- server output ---\n${output}`);
   }
-  return { baseUrl: `http://localhost:${port}`, dataDir, stop };
+  return { baseUrl: productBaseUrl(port), dataDir, stop };
 }
 
-async function freePort(): Promise<number> {
+export const productBaseUrl = (port: number) => `http://localhost:${port}`;
+
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -38,8 +38,11 @@ export const interactionRedirectSchema = z
   .meta({ id: 'InteractionRedirect' });
 
 /** The third-party account providers this installation offers (their buttons are hidden otherwise). */
+export const externalProviderIdSchema = z.enum(['google', 'github']);
+export type ExternalProviderId = z.infer<typeof externalProviderIdSchema>;
+
 export const externalProvidersSchema = z
-  .array(z.object({ id: z.enum(['google', 'github']), name: z.string() }))
+  .array(z.object({ id: externalProviderIdSchema, name: z.string() }))
   .meta({ id: 'ExternalProviders' });
 export type ExternalProviders = z.infer<typeof externalProvidersSchema>;
 
@@ -51,3 +54,15 @@ export const externalAuthorizationQuerySchema = z.object({
 });
 
 export const externalAuthorizationSchema = z.object({ url: z.url() }).meta({ id: 'ExternalAuthorization' });
+
+/** Signing in at an interaction with the code Google or GitHub sent back to /auth/login/external. */
+export const interactionExternalLoginRequestSchema = z
+  .object({
+    provider: externalProviderIdSchema,
+    code: z.string().min(1).max(4096),
+    /** PKCE: the verifier of the challenge sent with the authorization URL. */
+    codeVerifier: z.string().regex(/^[\w-]{43,128}$/),
+    registeredAs: z.enum(['api', 'console']).default('api'),
+  })
+  .meta({ id: 'InteractionExternalLoginRequest' });
+export type InteractionExternalLoginRequest = z.infer<typeof interactionExternalLoginRequestSchema>;

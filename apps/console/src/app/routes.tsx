@@ -8,6 +8,7 @@ import { PublicLayout } from '../chrome/PublicLayout';
 import { LoginSuccessScreen } from '../screens/authCallbacks/LoginSuccessScreen';
 import { LogoutSuccessScreen } from '../screens/authCallbacks/LogoutSuccessScreen';
 import { TokenRenewSuccessScreen } from '../screens/authCallbacks/TokenRenewSuccessScreen';
+import { ExternalLoginScreen } from '../screens/externalLogin/ExternalLoginScreen';
 import { GeneralErrorScreen } from '../screens/generalError/GeneralErrorScreen';
 import { RouteErrorScreen } from '../screens/generalError/RouteErrorScreen';
 import { HomeScreen } from '../screens/home/HomeScreen';
@@ -87,6 +88,12 @@ export const routes: RouteObject[] = [
                 handle: { titleKey: 'screens.verify.title' } satisfies RouteHandle,
               },
             ],
+          },
+          {
+            // Not behind RedirectSignedIn: the sign-in it completes must not be cut short by it.
+            path: authPaths.externalLogin,
+            element: <ExternalLoginScreen />,
+            handle: { titleKey: 'screens.externalLogin.title' } satisfies RouteHandle,
           },
           {
             path: `${authPaths.interaction}/:uid`,

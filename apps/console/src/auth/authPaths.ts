@@ -4,6 +4,7 @@ export const authPaths = {
   login: '/auth/login',
   register: '/auth/register',
   pendingApproval: '/auth/login/pending-approval',
+  externalLogin: '/auth/login/external',
   verify: '/auth/verify',
   recovery: '/auth/recovery',
   interaction: '/interaction',

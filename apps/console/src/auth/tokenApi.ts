@@ -33,3 +33,21 @@ export function passwordGrant({ username, password, reCaptchaKey }: PasswordCred
 export function emailVerificationGrant(code: string) {
   return requestTokens({ grant_type: emailVerificationGrantType, code });
 }
+
+export interface ThirdPartyGrant {
+  provider: string;
+  code: string;
+  codeVerifier: string;
+  registeredAs: string;
+}
+
+/** The spec's third_party grant: the provider's code, redeemed with the verifier this tab kept. */
+export function thirdPartyGrant({ provider, code, codeVerifier, registeredAs }: ThirdPartyGrant) {
+  return requestTokens({
+    grant_type: 'third_party',
+    provider,
+    code,
+    code_verifier: codeVerifier,
+    registeredAs,
+  });
+}

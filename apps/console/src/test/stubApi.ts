@@ -8,7 +8,8 @@ export interface StubAnswer {
 
 /**
  * Replaces `fetch` with a table of answers by path; unknown paths answer 404 ROUTE_NOT_FOUND like
- * the server does. The runtime configuration, readiness, profile and captcha answer by default.
+ * the server does; the query string is not part of the path. The runtime configuration, readiness,
+ * profile, captcha and (no) third-party providers answer by default.
  */
 export function stubApi(answers: Record<string, StubAnswer> = {}) {
   const table: Record<string, StubAnswer> = {
@@ -16,10 +17,12 @@ export function stubApi(answers: Record<string, StubAnswer> = {}) {
     '/api/v1/ready': { body: sampleReadiness },
     '/api/v1/profile': { body: sampleProfile },
     '/api/v1/auth/captcha': { body: sampleCaptchaConfig },
+    '/api/v1/auth/external-providers': { body: [] },
     ...answers,
   };
   const fetchMock = vi.fn((input: RequestInfo | URL, _init?: RequestInit) => {
-    const path = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    const path = url.split('?')[0] ?? url;
     const answer = table[path] ?? {
       status: 404,
       body: { code: 'ROUTE_NOT_FOUND', message: `No route ${path}` },

@@ -5,6 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { documentNavigation } from '../../app/documentNavigation';
 import { answerInteraction } from './interactionApi';
 
+const knownScopes = ['openid', 'email', 'profile', 'offline_access', 'api'] as const;
+type KnownScope = (typeof knownScopes)[number];
+const isKnownScope = (scope: string): scope is KnownScope =>
+  (knownScopes as readonly string[]).includes(scope);
+
 /** Spec §2: 'Allow user access to:' with the requested scopes, Allow or Deny. */
 export function ConsentPrompt({ details }: { details: InteractionDetails }) {
   const { t } = useTranslation();
@@ -19,8 +24,9 @@ export function ConsentPrompt({ details }: { details: InteractionDetails }) {
       <List spacing={4}>
         {details.requestedScopes.map((scope) => (
           <List.Item key={scope}>
-            <Text component="span" ff="monospace">
-              {scope}
+            {isKnownScope(scope) ? t(`screens.interaction.scopes.${scope}`) : scope}{' '}
+            <Text component="span" ff="monospace" c="dimmed" size="sm">
+              ({scope})
             </Text>
           </List.Item>
         ))}

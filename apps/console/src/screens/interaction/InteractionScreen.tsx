@@ -7,7 +7,9 @@ import type { PasswordCredentials } from '../../auth/tokenApi';
 import { AuthCard } from '../../chrome/AuthCard';
 import { CenteredLoader } from '../../chrome/CenteredLoader';
 import { useForgotPassword } from '../forgotPassword/useForgotPassword';
+import { ExternalSignInButtons } from '../externalLogin/ExternalSignInButtons';
 import { LoginForm } from '../login/LoginForm';
+import { SignInReasonAlert } from '../login/SignInReasonAlert';
 import { ConsentPrompt } from './ConsentPrompt';
 import { interactionDetailsQuery, submitInteractionLogin } from './interactionApi';
 
@@ -31,7 +33,9 @@ export function InteractionScreen() {
   const clientName = details.data.client.name;
   return details.data.prompt === 'login' ? (
     <AuthCard title={t('screens.login.heading')} subtitle={t('screens.interaction.signInTo', { clientName })}>
+      <SignInReasonAlert />
       <LoginForm submit={submit} onForgotPassword={forgotPassword.open} />
+      <ExternalSignInButtons registeredAs="api" interactionUid={uid} />
       {forgotPassword.modals}
     </AuthCard>
   ) : (

@@ -1,5 +1,6 @@
 import {
   interactionDetailsSchema,
+  type InteractionExternalLoginRequest,
   type interactionLoginRequestSchema,
   interactionRedirectSchema,
 } from '@verbatim/contracts';
@@ -20,6 +21,15 @@ export function interactionDetailsQuery(uid: string) {
 
 export function submitInteractionLogin(uid: string, body: z.input<typeof interactionLoginRequestSchema>) {
   return apiRequest(`${base(uid)}/login`, { method: 'POST', schema: interactionRedirectSchema, body });
+}
+
+/** The sign-in step answered with the code Google or GitHub sent back (see /auth/login/external). */
+export function submitInteractionExternalLogin(uid: string, body: InteractionExternalLoginRequest) {
+  return apiRequest(`${base(uid)}/login/external`, {
+    method: 'POST',
+    schema: interactionRedirectSchema,
+    body,
+  });
 }
 
 export function answerInteraction(uid: string, answer: 'consent' | 'abort') {

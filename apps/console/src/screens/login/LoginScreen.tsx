@@ -1,31 +1,21 @@
-import { Anchor, Alert } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { useCallback } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
+import { Link } from 'react-router';
 import { authPaths } from '../../auth/authPaths';
 import { type PasswordCredentials, passwordGrant } from '../../auth/tokenApi';
 import { useCompleteSignIn } from '../../auth/useCompleteSignIn';
 import { AuthCard } from '../../chrome/AuthCard';
-import type { TranslationKey } from '../../i18n/translationKey';
+import { ExternalSignInButtons } from '../externalLogin/ExternalSignInButtons';
 import { useForgotPassword } from '../forgotPassword/useForgotPassword';
 import { LoginForm } from './LoginForm';
-
-/** Why another screen sent the user here (a failed verification link), shown above the form. */
-export interface LoginLocationState {
-  reasonKey?: TranslationKey;
-}
-
-function reasonOf(state: unknown): TranslationKey | undefined {
-  if (typeof state !== 'object' || state === null || !('reasonKey' in state)) return undefined;
-  return typeof state.reasonKey === 'string' ? (state.reasonKey as TranslationKey) : undefined;
-}
+import { SignInReasonAlert } from './SignInReasonAlert';
 
 /** /auth/login: the password grant, then the reload to the root (spec §4 Login). */
 export function LoginScreen() {
   const { t } = useTranslation();
   const completeSignIn = useCompleteSignIn();
   const forgotPassword = useForgotPassword();
-  const reasonKey = reasonOf(useLocation().state);
   const submit = useCallback(
     async (credentials: PasswordCredentials) => completeSignIn(await passwordGrant(credentials)),
     [completeSignIn],
@@ -42,12 +32,9 @@ export function LoginScreen() {
         />
       }
     >
-      {reasonKey && (
-        <Alert color="orange" variant="light" role="alert">
-          {t(reasonKey)}
-        </Alert>
-      )}
+      <SignInReasonAlert />
       <LoginForm submit={submit} onForgotPassword={forgotPassword.open} />
+      <ExternalSignInButtons registeredAs="api" />
       {forgotPassword.modals}
     </AuthCard>
   );

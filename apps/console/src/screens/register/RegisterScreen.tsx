@@ -4,6 +4,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { authPaths } from '../../auth/authPaths';
 import { AuthCard } from '../../chrome/AuthCard';
+import { ExternalSignInButtons } from '../externalLogin/ExternalSignInButtons';
 import { AlmostInView } from './AlmostInView';
 import { RegisterForm } from './RegisterForm';
 
@@ -32,6 +33,7 @@ export function RegisterScreen() {
       footer={loginLink}
     >
       <RegisterForm onRegistered={(user) => setRegisteredEmail(user.email)} />
+      <ExternalSignInButtons registeredAs="api" />
     </AuthCard>
   );
 }

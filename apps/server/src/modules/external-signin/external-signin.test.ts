@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { externalProvidersSchema, profileSchema, tokenResponseSchema } from '@verbatim/contracts';
+import {
+  externalProvidersSchema,
+  interactionDetailsSchema,
+  profileSchema,
+  tokenResponseSchema,
+} from '@verbatim/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/config.js';
+import { CookieJar } from '../../test-support/cookie-jar.js';
 import {
   authorizeAtGoogleStandIn,
   startGithubStandIn,
@@ -63,6 +69,14 @@ describe('signing in with Google or GitHub', () => {
         OAUTH_GITHUB_CLIENT_SECRET: 'github-secret',
         OAUTH_GITHUB_URL: github.url,
         OAUTH_GITHUB_API_URL: github.url,
+        OIDC_CLIENTS: JSON.stringify([
+          {
+            client_id: 'notes-app',
+            client_name: 'Notes',
+            token_endpoint_auth_method: 'none',
+            redirect_uris: ['http://localhost:9999/callback'],
+          },
+        ]),
       },
     });
   });
@@ -144,6 +158,66 @@ describe('signing in with Google or GitHub', () => {
     }
     const unknown = await exchange('myspace', 'x', pkce().verifier);
     expect(unknown.statusCode).toBe(404);
+  });
+
+  it("signs in at another application's sign-in step with Google, then asks for consent", async () => {
+    const jar = new CookieJar();
+    const app = pkce();
+    const query = new URLSearchParams({
+      client_id: 'notes-app',
+      redirect_uri: 'http://localhost:9999/callback',
+      response_type: 'code',
+      scope: 'openid email',
+      code_challenge: app.challenge,
+      code_challenge_method: 'S256',
+    });
+    const started = await runtime.app.inject({ method: 'GET', url: `/oidc/auth?${query.toString()}` });
+    jar.store(started);
+    const uid = String(started.headers.location).split('/').pop() ?? '';
+    const loginExternally = (body: object) =>
+      runtime.app.inject({
+        method: 'POST',
+        url: `/api/v1/auth/interactions/${uid}/login/external`,
+        payload: body,
+      });
+
+    const { verifier, challenge } = pkce();
+    const state = `google.${randomBytes(16).toString('hex')}`;
+    const start = await runtime.app.inject({
+      method: 'GET',
+      url: `/api/v1/auth/external-providers/google/authorization-url?state=${state}&codeChallenge=${challenge}`,
+    });
+    const callback = await authorizeAtGoogleStandIn(start.json<{ url: string }>().url, 'bob');
+    const code = callback.searchParams.get('code') ?? '';
+
+    const refused = await loginExternally({ provider: 'google', code: 'forged', codeVerifier: verifier });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<{ code: string }>().code).toBe('EXTERNAL_SIGNIN_FAILED');
+
+    const login = await loginExternally({ provider: 'google', code, codeVerifier: verifier });
+    expect(login.statusCode, login.body).toBe(200);
+    const resumed = await runtime.app.inject({
+      method: 'GET',
+      url: new URL(login.json<{ redirectTo: string }>().redirectTo).pathname,
+      headers: { cookie: jar.header() },
+    });
+    expect(resumed.statusCode, resumed.body).toBe(303);
+    const consentUid = String(resumed.headers.location).split('/').pop() ?? '';
+    const details = await runtime.app.inject({
+      method: 'GET',
+      url: `/api/v1/auth/interactions/${consentUid}/details`,
+    });
+    expect(interactionDetailsSchema.parse(details.json())).toMatchObject({
+      prompt: 'consent',
+      client: { id: 'notes-app', name: 'Notes' },
+      requestedScopes: expect.arrayContaining(['email']) as unknown,
+    });
+    const account = await runtime.database.db
+      .selectFrom('accounts')
+      .select('email')
+      .where('email', '=', 'bob@gmail.test')
+      .executeTakeFirst();
+    expect(account).toBeDefined();
   });
 
   it('builds authorization URLs only with a state that names the provider', async () => {

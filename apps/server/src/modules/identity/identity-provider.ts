@@ -9,6 +9,7 @@ import type { Config } from '../../config/config.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Account, AccountsRepository } from '../accounts/accounts.repository.js';
+import type { AuditContext } from '../accounts/audit-log.js';
 import {
   deviceSuccessPage,
   logoutPage,
@@ -44,7 +45,7 @@ export interface IdentityProviderDependencies {
   /** Signs in with a code from Google or GitHub (the spec's third_party grant). */
   signInExternally: (
     request: { provider: string; code: string; codeVerifier: string; registeredAs: string },
-    context: { ip: string; userAgent: string | null },
+    context: AuditContext,
   ) => Promise<Account>;
 }
 

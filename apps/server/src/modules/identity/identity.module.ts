@@ -73,7 +73,7 @@ export async function createIdentity(dependencies: IdentityDependencies): Promis
     provider,
     accessTokens,
     signIn,
-    interactions: new InteractionsService(provider, signIn),
+    interactions: new InteractionsService(provider, signIn, signInExternally),
     authenticate: authenticate(accessTokens, accounts),
   };
 }

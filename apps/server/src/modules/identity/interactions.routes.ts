@@ -1,6 +1,7 @@
 import {
   apiErrorSchema,
   interactionDetailsSchema,
+  interactionExternalLoginRequestSchema,
   interactionLoginRequestSchema,
   interactionRedirectSchema,
 } from '@verbatim/contracts';
@@ -39,6 +40,21 @@ export function interactionRoutes(service: InteractionsService): FastifyPluginAs
         },
       },
       (request) => service.login(request.params.uid, request.body, requestContext(request)),
+    );
+    app.post(
+      '/auth/interactions/:uid/login/external',
+      {
+        config: { rateLimit: { max: 30, timeWindow: 60_000 } },
+        schema: {
+          tags: ['auth'],
+          summary:
+            'Sign in during the authorization-code flow with the code Google or GitHub sent back; answers where to continue',
+          params,
+          body: interactionExternalLoginRequestSchema,
+          response: { 200: interactionRedirectSchema, ...errors },
+        },
+      },
+      (request) => service.loginExternally(request.params.uid, request.body, requestContext(request)),
     );
     app.post(
       '/auth/interactions/:uid/consent',

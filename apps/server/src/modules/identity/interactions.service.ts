@@ -1,8 +1,9 @@
-import type { InteractionDetails } from '@verbatim/contracts';
+import type { InteractionDetails, InteractionExternalLoginRequest } from '@verbatim/contracts';
 import type Provider from 'oidc-provider';
 import { AppError } from '../../errors/app-error.js';
 import type { AuditContext } from '../accounts/audit-log.js';
-import type { SignInService } from './sign-in.service.js';
+import type { IdentityProviderDependencies } from './identity-provider.js';
+import { assertMaySignIn, type SignInService } from './sign-in.service.js';
 
 type Interaction = InstanceType<Provider['Interaction']>;
 
@@ -16,6 +17,7 @@ export class InteractionsService {
   constructor(
     private readonly provider: Provider,
     private readonly signIn: SignInService,
+    private readonly signInExternally: IdentityProviderDependencies['signInExternally'],
   ) {}
 
   async details(uid: string): Promise<InteractionDetails> {
@@ -47,15 +49,24 @@ export class InteractionsService {
     credentials: { username: string; password: string; reCaptchaKey?: string },
     context: AuditContext,
   ) {
-    const interaction = await this.#find(uid);
-    if (interaction.prompt.name !== 'login')
-      throw new AppError('BAD_REQUEST', 'This step does not ask for a sign-in.');
+    const interaction = await this.#loginStep(uid);
     const account = await this.signIn.signInWithPassword({
       email: credentials.username,
       password: credentials.password,
       ...(credentials.reCaptchaKey ? { captcha: credentials.reCaptchaKey } : {}),
       context,
     });
+    return this.#finish(interaction, { login: { accountId: account.id } });
+  }
+
+  /**
+   * Signs in with the code Google or GitHub sent back to the console (the same sign-in as the
+   * third_party grant) and resumes the flow as that account.
+   */
+  async loginExternally(uid: string, request: InteractionExternalLoginRequest, context: AuditContext) {
+    const interaction = await this.#loginStep(uid);
+    const account = await this.signInExternally(request, context);
+    assertMaySignIn(account);
     return this.#finish(interaction, { login: { accountId: account.id } });
   }
 
@@ -89,6 +100,13 @@ export class InteractionsService {
   async abort(uid: string) {
     const interaction = await this.#find(uid);
     return this.#finish(interaction, { error: 'access_denied', error_description: 'The user declined.' });
+  }
+
+  async #loginStep(uid: string): Promise<Interaction> {
+    const interaction = await this.#find(uid);
+    if (interaction.prompt.name !== 'login')
+      throw new AppError('BAD_REQUEST', 'This step does not ask for a sign-in.');
+    return interaction;
   }
 
   async #find(uid: string): Promise<Interaction> {
