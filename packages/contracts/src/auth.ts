@@ -88,6 +88,8 @@ export const captchaConfigSchema = z
     provider: z.enum(['altcha', 'recaptcha']),
     /** Public site key, for reCAPTCHA only. */
     siteKey: z.string().optional(),
+    /** Where the reCAPTCHA widget's script is loaded from, for reCAPTCHA only. */
+    scriptUrl: z.url().optional(),
   })
   .meta({ id: 'CaptchaConfig' });
 

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { apiBasePath } from '../api/apiClient';
 import { captchaConfigQuery } from '../auth/accountApi';
 import { AltchaWidget } from './AltchaWidget';
+import { RecaptchaWidget } from './RecaptchaWidget';
 
 export interface CaptchaFieldProps {
   onChange: (solution: string | null) => void;
@@ -32,7 +33,14 @@ export function CaptchaField({ onChange, error }: CaptchaFieldProps) {
       {config.data?.provider === 'altcha' && (
         <AltchaWidget challengeUrl={`${apiBasePath}/auth/captcha/challenge`} onChange={onChange} />
       )}
-      {(config.data?.provider === 'recaptcha' || config.isError) && (
+      {config.data?.provider === 'recaptcha' && config.data.siteKey && config.data.scriptUrl && (
+        <RecaptchaWidget
+          siteKey={config.data.siteKey}
+          scriptUrl={config.data.scriptUrl}
+          onChange={onChange}
+        />
+      )}
+      {config.isError && (
         <Alert color="orange" variant="light">
           {t('captcha.unavailable')}
         </Alert>

@@ -100,6 +100,7 @@ describe('loadConfig: self-service accounts', () => {
         siteKey: 'site',
         secretKey: 'secret',
         verifyUrl: 'https://www.google.com/recaptcha/api/siteverify',
+        scriptUrl: 'https://www.google.com/recaptcha/api.js',
       },
       registrationRequiresApproval: true,
       emailVerificationTtlHours: 24,

@@ -122,6 +122,7 @@ const environmentSchema = z.object({
   RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
   RECAPTCHA_SECRET_KEY: z.string().min(1).optional(),
   RECAPTCHA_VERIFY_URL: httpUrl.default('https://www.google.com/recaptcha/api/siteverify'),
+  RECAPTCHA_SCRIPT_URL: httpUrl.default('https://www.google.com/recaptcha/api.js'),
   REGISTRATION_REQUIRES_APPROVAL: booleanFlag.default(false),
   EMAIL_VERIFICATION_TTL_HOURS: positiveInt.default(48),
   PASSWORD_RECOVERY_TTL_MINUTES: positiveInt.default(60),
@@ -193,7 +194,14 @@ export interface Config {
           maxNumber: number;
           challengeTtlSeconds: number;
         }
-      | { provider: 'recaptcha'; siteKey: string; secretKey: string; verifyUrl: string };
+      | {
+          provider: 'recaptcha';
+          siteKey: string;
+          secretKey: string;
+          verifyUrl: string;
+          /** The widget's script, loaded by the console (and allowed by the CSP). */
+          scriptUrl: string;
+        };
     registrationRequiresApproval: boolean;
     emailVerificationTtlHours: number;
     passwordRecoveryTtlMinutes: number;
@@ -305,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
               siteKey: e.RECAPTCHA_SITE_KEY ?? '',
               secretKey: e.RECAPTCHA_SECRET_KEY ?? '',
               verifyUrl: e.RECAPTCHA_VERIFY_URL,
+              scriptUrl: e.RECAPTCHA_SCRIPT_URL,
             }
           : { provider: 'altcha', maxNumber: 100_000, challengeTtlSeconds: 600 },
       registrationRequiresApproval: e.REGISTRATION_REQUIRES_APPROVAL,

@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
+import { captchaContentSources } from '../modules/captcha/captcha-content-sources.js';
 import { captchaRoutes } from '../modules/captcha/captcha.routes.js';
 import { externalSignInRoutes } from '../modules/external-signin/external-signin.routes.js';
 import type { ExternalSignInService } from '../modules/external-signin/external-signin.service.js';
@@ -81,11 +82,13 @@ export async function buildApp(
 
   registerErrorHandler(app);
 
+  const captchaSources = captchaContentSources(config.accounts.captcha);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...captchaSources.scriptSrc],
+        frameSrc: ["'self'", ...captchaSources.frameSrc],
         // Mantine sets style attributes at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],

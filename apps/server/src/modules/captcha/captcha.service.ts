@@ -30,7 +30,7 @@ export class CaptchaService implements CaptchaVerifier {
 
   publicConfig(): CaptchaConfig {
     return this.config.provider === 'recaptcha'
-      ? { provider: 'recaptcha', siteKey: this.config.siteKey }
+      ? { provider: 'recaptcha', siteKey: this.config.siteKey, scriptUrl: this.config.scriptUrl }
       : { provider: 'altcha' };
   }
 

@@ -170,7 +170,18 @@ describe('reCAPTCHA', () => {
 
   it('tells the console to show reCAPTCHA with the site key, and serves no ALTCHA challenge', async () => {
     const config = await runtime.app.inject({ method: 'GET', url: '/api/v1/auth/captcha' });
-    expect(config.json()).toEqual({ provider: 'recaptcha', siteKey: 'site-key-123' });
+    expect(config.json()).toEqual({
+      provider: 'recaptcha',
+      siteKey: 'site-key-123',
+      scriptUrl: 'https://www.google.com/recaptcha/api.js',
+    });
+    // The console page may load the widget's script and frames.
+    const page = await runtime.app.inject({ method: 'GET', url: '/auth/register' });
+    const policy = String(page.headers['content-security-policy']);
+    expect(policy).toMatch(
+      /script-src 'self' https:\/\/www\.google\.com [^;]*https:\/\/www\.gstatic\.com\/recaptcha\//,
+    );
+    expect(policy).toMatch(/frame-src 'self' https:\/\/www\.google\.com/);
     const challenge = await runtime.app.inject({ method: 'GET', url: '/api/v1/auth/captcha/challenge' });
     expect(challenge.statusCode).toBe(404);
     expect(challenge.json()).toMatchObject({ code: 'NOT_FOUND' });
