@@ -7,7 +7,11 @@ import { buildApp } from './http/app.js';
 import { jobDefinitions, startWorkers } from './jobs/registry.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { AuditLog } from './modules/accounts/audit-log.js';
+import { ApiAuthenticator } from './modules/api-keys/api-authentication.js';
+import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { FailedAttempts } from './modules/api-keys/failed-attempts.js';
 import { CaptchaService } from './modules/captcha/captcha.service.js';
+import { CreditsService } from './modules/credits/credits.service.js';
 import { AccountSessionsRepository } from './modules/identity/account-sessions.repository.js';
 import { createIdentity, type Identity } from './modules/identity/identity.module.js';
 import { AccountMailer } from './modules/mail/account-mailer.js';
@@ -20,7 +24,11 @@ import { ProfilePhotos } from './modules/profile/profile-photos.js';
 import { ProfileService } from './modules/profile/profile.service.js';
 import { RecoveryService } from './modules/recovery/recovery.service.js';
 import { RegistrationService } from './modules/registration/registration.service.js';
+import { SettingsService } from './modules/settings/settings.service.js';
 import { SystemService } from './modules/system/system.service.js';
+import { CachingVatNumberRegistry } from './modules/vat/vat-number-registry.js';
+import { VatService } from './modules/vat/vat.service.js';
+import { ViesRestRegistry } from './modules/vat/vies-registry.js';
 import { Argon2PasswordHasher } from './platform/crypto/password-hasher.js';
 import { SecretStore } from './platform/crypto/secret-store.js';
 import { openDatabase, type Database } from './platform/db/database.js';
@@ -41,6 +49,11 @@ export interface Services {
   captcha: CaptchaService;
   registration: RegistrationService;
   recovery: RecoveryService;
+  vat: VatService;
+  credits: CreditsService;
+  apiKeys: ApiKeysService;
+  apiAuthentication: ApiAuthenticator;
+  settings: SettingsService;
 }
 
 export interface Runtime {
@@ -115,7 +128,11 @@ export async function startRuntime(
     const externalSignIn = new ExternalSignInService(
       createExternalProviders(config.identity.externalProviders),
       database.db,
-      { publicUrl: config.http.publicUrl, requiresApproval: config.accounts.registrationRequiresApproval },
+      {
+        publicUrl: config.http.publicUrl,
+        requiresApproval: config.accounts.registrationRequiresApproval,
+        startingCreditCents: config.accounts.startingCreditCents,
+      },
       logger,
     );
     const identity = await createIdentity({
@@ -137,6 +154,23 @@ export async function startRuntime(
         }
       },
     });
+    const credits = new CreditsService(database.db, config.prices.microsPerHour);
+    const apiKeys = new ApiKeysService(
+      database.db,
+      credits,
+      new AuditLog(database.db),
+      config.apiKeys.maxPerAccount,
+    );
+    const vat = new VatService({
+      sellerCountry: config.seller.country,
+      registry: config.vat.vies
+        ? new CachingVatNumberRegistry(new ViesRestRegistry(config.vat.vies), {
+            ttlMs: 60 * 60_000,
+            maxEntries: 10_000,
+          })
+        : null,
+      logger,
+    });
     const services: Services = {
       system: new SystemService(config, database),
       externalSignIn,
@@ -154,6 +188,19 @@ export async function startRuntime(
       captcha,
       registration,
       recovery: new RecoveryService({ ...accountDependencies, queue }),
+      vat,
+      credits,
+      apiKeys,
+      apiAuthentication: new ApiAuthenticator(
+        identity.accessTokens,
+        new AccountsRepository(database.db),
+        apiKeys,
+        new FailedAttempts({
+          maxFailures: config.apiKeys.failuresPerIp,
+          windowMs: config.apiKeys.failureWindowSeconds * 1000,
+        }),
+      ),
+      settings: new SettingsService(database.db, credits),
     };
     if (options.workers) {
       await startWorkers(queue, services);

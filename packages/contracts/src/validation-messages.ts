@@ -14,6 +14,13 @@ export const validationMessages = {
   captchaRequired: 'Please verify that you are not a robot',
   fullNameInvalid: 'Invalid full name',
   passwordInvalid: 'Invalid password',
+  // The payment form (spec §5). payments.ts and vat.ts carry the same texts in their own constants;
+  // listing them here is what lets the console find their translations.
+  creditsInvalid: 'Invalid credits',
+  countryInvalid: 'Select valid country',
+  companyNameRequired: 'Required company name',
+  vatNumberInvalid: 'Invalid vatNumber',
+  paymentMethodInvalid: 'Invalid payment method',
 } as const;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

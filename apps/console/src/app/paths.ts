@@ -1,5 +1,14 @@
 /** Paths other modules link to; the route table in routes.tsx is the authority on what they show. */
 export const homePath = '/home';
 export const generalErrorPath = '/error';
+/** Spec §2: API authentication and keys. */
+export const apiKeysPath = '/speech-to-text-api';
+export const billingPath = '/billing';
+export const billingHistoryPath = '/billing/history';
+/**
+ * Spec §2: /payment only redirects to /billing; the payment provider sends the customer back to
+ * /payment/success/{sessionId} after paying.
+ */
+export const paymentPath = '/payment';
 /** Served by the API server next to the OpenAPI document, outside the single-page app. */
 export const apiReferencePath = '/api/docs';

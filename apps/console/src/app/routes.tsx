@@ -1,11 +1,14 @@
-import { Outlet, type RouteObject, ScrollRestoration } from 'react-router';
+import { Navigate, Outlet, type RouteObject, ScrollRestoration } from 'react-router';
 import { authPaths } from '../auth/authPaths';
 import { RedirectSignedIn } from '../auth/RedirectSignedIn';
 import { RequireSignedIn } from '../auth/RequireSignedIn';
 import { RootRedirect } from '../auth/RootRedirect';
 import { AppLayout } from '../chrome/AppLayout';
 import { PublicLayout } from '../chrome/PublicLayout';
+import { ApiKeysScreen } from '../screens/apiKeys/ApiKeysScreen';
 import { LoginSuccessScreen } from '../screens/authCallbacks/LoginSuccessScreen';
+import { BillingHistoryScreen } from '../screens/billing/BillingHistoryScreen';
+import { BillingScreen } from '../screens/billing/BillingScreen';
 import { LogoutSuccessScreen } from '../screens/authCallbacks/LogoutSuccessScreen';
 import { TokenRenewSuccessScreen } from '../screens/authCallbacks/TokenRenewSuccessScreen';
 import { ExternalLoginScreen } from '../screens/externalLogin/ExternalLoginScreen';
@@ -15,11 +18,12 @@ import { HomeScreen } from '../screens/home/HomeScreen';
 import { InteractionScreen } from '../screens/interaction/InteractionScreen';
 import { LoginScreen } from '../screens/login/LoginScreen';
 import { NotFoundScreen } from '../screens/notFound/NotFoundScreen';
+import { PaymentSuccessScreen } from '../screens/payment/PaymentSuccessScreen';
 import { PendingApprovalScreen } from '../screens/pendingApproval/PendingApprovalScreen';
 import { RecoveryScreen } from '../screens/recovery/RecoveryScreen';
 import { RegisterScreen } from '../screens/register/RegisterScreen';
 import { VerifyEmailScreen } from '../screens/verify/VerifyEmailScreen';
-import { generalErrorPath, homePath } from './paths';
+import { apiKeysPath, billingPath, generalErrorPath, homePath, paymentPath } from './paths';
 import type { RouteHandle } from './routeHandle';
 import { RouteMetadata } from './RouteMetadata';
 
@@ -47,6 +51,56 @@ export const routes: RouteObject[] = [
                   titleKey: 'screens.home.title',
                   descriptionKey: 'screens.home.description',
                 } satisfies RouteHandle,
+              },
+              {
+                path: apiKeysPath,
+                element: <ApiKeysScreen />,
+                handle: {
+                  titleKey: 'screens.apiKeys.title',
+                  descriptionKey: 'screens.apiKeys.description',
+                  breadcrumb: { labelKey: 'screens.apiKeys.title' },
+                } satisfies RouteHandle,
+              },
+              {
+                path: billingPath,
+                handle: { breadcrumb: { labelKey: 'screens.billing.breadcrumb' } } satisfies RouteHandle,
+                children: [
+                  {
+                    index: true,
+                    element: <BillingScreen />,
+                    handle: {
+                      titleKey: 'screens.billing.title',
+                      descriptionKey: 'screens.billing.description',
+                    } satisfies RouteHandle,
+                  },
+                  {
+                    path: 'history',
+                    element: <BillingHistoryScreen />,
+                    handle: {
+                      titleKey: 'screens.billingHistory.title',
+                      descriptionKey: 'screens.billingHistory.description',
+                      breadcrumb: { labelKey: 'screens.billingHistory.breadcrumb' },
+                    } satisfies RouteHandle,
+                  },
+                ],
+              },
+              {
+                // Spec §2: /payment only redirects to /billing; its crumb leads there too.
+                path: paymentPath,
+                handle: {
+                  breadcrumb: { labelKey: 'screens.billing.breadcrumb', to: billingPath },
+                } satisfies RouteHandle,
+                children: [
+                  { index: true, element: <Navigate to={billingPath} replace /> },
+                  {
+                    path: 'success/:sessionId',
+                    element: <PaymentSuccessScreen />,
+                    handle: {
+                      titleKey: 'screens.paymentSuccess.title',
+                      breadcrumb: { labelKey: 'screens.paymentSuccess.breadcrumb' },
+                    } satisfies RouteHandle,
+                  },
+                ],
               },
             ],
           },

@@ -3,12 +3,12 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { documentNavigation } from '../app/documentNavigation';
 import { isLanguageCode } from '../i18n/resources';
-import { fetchProfileWith } from '../profile/profileApi';
+import { fetchSettingsWith } from '../settings/settingsApi';
 import { useAuthSession } from './AuthSessionContext';
 
 /**
  * The end of every sign-in (password, verification link, new password): the interface switches to
- * the profile's language, the user is stored, and the app reloads to the root, which leads to the
+ * the language of the account's settings (spec §4), the user is stored, and the app reloads to the root, which leads to the
  * remembered path or /home (spec §4).
  */
 export function useCompleteSignIn(): (tokens: TokenResponse) => Promise<void> {
@@ -16,8 +16,8 @@ export function useCompleteSignIn(): (tokens: TokenResponse) => Promise<void> {
   const { i18n } = useTranslation();
   return useCallback(
     async (tokens) => {
-      const profile = await fetchProfileWith(tokens.access_token).catch(() => undefined);
-      if (profile && isLanguageCode(profile.language)) await i18n.changeLanguage(profile.language);
+      const settings = await fetchSettingsWith(tokens.access_token).catch(() => undefined);
+      if (settings && isLanguageCode(settings.language)) await i18n.changeLanguage(settings.language);
       await session.signInWithTokens(tokens, { quiet: true });
       documentNavigation.assign('/');
     },

@@ -57,7 +57,7 @@ export function AppHeader({
         <ProductBrand />
       </Group>
       <Group gap="sm" wrap="nowrap">
-        <LanguageSwitch />
+        <LanguageSwitch saveToSettings />
         <UserMenu />
       </Group>
     </Group>

@@ -1,15 +1,18 @@
 import { NavLink, ScrollArea, Stack, Tooltip } from '@mantine/core';
-import { IconApi, IconBook2, IconRocket, type Icon } from '@tabler/icons-react';
+import { IconApi, IconBook2, IconCreditCard, IconKey, IconRocket, type Icon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { apiReferencePath, homePath } from '../app/paths';
+import { apiKeysPath, apiReferencePath, billingPath, homePath } from '../app/paths';
 import type { TranslationKey } from '../i18n/translationKey';
 import { useConsoleConfig } from '../runtimeConfig/consoleConfigQuery';
+import { SidebarCredit } from './SidebarCredit';
 
 /** Screens of the signed-in area; each feature issue adds its own entry here. */
 const screenLinks: readonly { to: string; labelKey: TranslationKey; icon: Icon }[] = [
   { to: homePath, labelKey: 'chrome.sidebar.home', icon: IconRocket },
+  { to: apiKeysPath, labelKey: 'chrome.sidebar.apiKeys', icon: IconKey },
+  { to: billingPath, labelKey: 'chrome.sidebar.billing', icon: IconCreditCard },
 ];
 
 export interface SidebarProps {
@@ -27,6 +30,7 @@ export function Sidebar({ rail, onNavigate }: SidebarProps) {
   return (
     <ScrollArea type="never">
       <Stack gap={4} p="sm">
+        <SidebarCredit rail={rail} />
         {screenLinks.map(({ to, labelKey, icon: LinkIcon }) => (
           <SidebarItem key={to} rail={rail} label={t(labelKey)}>
             <NavLink

@@ -13,11 +13,6 @@ export const profileQuery = queryOptions({
   queryFn: ({ signal }) => apiRequest('/profile', { schema: profileSchema, signal }),
 });
 
-/** The profile of a token just obtained, before the session holds it (language after sign-in). */
-export function fetchProfileWith(accessToken: string): Promise<Profile> {
-  return apiRequest('/profile', { schema: profileSchema, accessToken });
-}
-
 export function updateProfile(body: UpdateProfileRequest): Promise<Profile> {
   return apiRequest('/profile', { method: 'PUT', schema: profileSchema, body });
 }

@@ -1,4 +1,4 @@
-import type { CaptchaConfig, ConsoleConfig, Profile, Readiness } from '@verbatim/contracts';
+import type { CaptchaConfig, ConsoleConfig, Profile, Readiness, Settings } from '@verbatim/contracts';
 
 export const sampleConsoleConfig: ConsoleConfig = {
   productName: 'Verbatim Test',
@@ -33,3 +33,10 @@ export const sampleProfile: Profile = {
 };
 
 export const sampleCaptchaConfig: CaptchaConfig = { provider: 'altcha' };
+
+export const sampleSettings: Settings = {
+  language: 'en',
+  transcripts: { language: 'en' },
+  calls: { ceiling: null, currentUsage: 0 },
+  thirdPartyApi: { credits: { ceiling: 500, currentUsage: 11 } },
+};

@@ -82,6 +82,7 @@ describe('loadConfig: self-service accounts', () => {
       registrationRequiresApproval: false,
       emailVerificationTtlHours: 48,
       passwordRecoveryTtlMinutes: 60,
+      startingCreditCents: 500,
     });
   });
 
@@ -105,6 +106,7 @@ describe('loadConfig: self-service accounts', () => {
       registrationRequiresApproval: true,
       emailVerificationTtlHours: 24,
       passwordRecoveryTtlMinutes: 15,
+      startingCreditCents: 500,
     });
     const custom = loadConfig({
       CAPTCHA_PROVIDER: 'recaptcha',

@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { MeteredProduct } from '@verbatim/contracts';
 import { z } from 'zod';
+import { isCountryCode } from '../modules/vat/countries.js';
+import { checkVatNumber, vatPrefixOf } from '../modules/vat/vat-number.js';
+import { memberStateOf } from '../modules/vat/vat-treatment.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** apps/server/{src,dist}/config → the repository's apps/console/dist. */
@@ -32,6 +36,16 @@ const socialLinks = z.string().transform((value, ctx) => {
 
 const port = z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535);
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int().positive();
+const nonNegativeInt = z.coerce.number({ error: 'must be a number' }).int().min(0);
+
+/** A dollar amount such as `0.10`, read exactly (no floating point) as millionths of a dollar. */
+const usdAsMicros = z
+  .string()
+  .regex(/^\d{1,7}(\.\d{1,6})?$/, 'must be a dollar amount such as 0.10 (at most 6 decimals)')
+  .transform((value) => {
+    const [whole = '0', fraction = ''] = value.split('.');
+    return Number(whole) * 1_000_000 + Number(fraction.padEnd(6, '0'));
+  });
 
 /**
  * Every environment variable the server reads, with its default. The README's configuration table
@@ -126,6 +140,52 @@ const environmentSchema = z.object({
   REGISTRATION_REQUIRES_APPROVAL: booleanFlag.default(false),
   EMAIL_VERIFICATION_TTL_HOURS: positiveInt.default(48),
   PASSWORD_RECOVERY_TTL_MINUTES: positiveInt.default(60),
+  SELLER_NAME: z.string().trim().min(1).optional(),
+  SELLER_ADDRESS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(/\\n|\n/)
+        .map((line) => line.trim())
+        .filter(Boolean),
+    ),
+  SELLER_COUNTRY: z
+    .string()
+    .trim()
+    .transform((value) => value.toUpperCase())
+    .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code, such as FR')
+    .default('FR'),
+  SELLER_VAT_NUMBER: z
+    .string()
+    .transform((value) => value.replace(/[\s.-]/g, '').toUpperCase())
+    .pipe(
+      z
+        .string()
+        .regex(/^[A-Z]{2}[0-9A-Z+*]{2,13}$/, 'must be a VAT number with its prefix, such as FR40303265045'),
+    )
+    .optional(),
+  VIES_ENABLED: booleanFlag.default(false),
+  VIES_URL: httpUrl.default('https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'),
+  VIES_TIMEOUT_MS: positiveInt.max(60_000).default(3000),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe'], { error: 'must be sandbox or stripe' }).default('sandbox'),
+  SANDBOX_WEBHOOK_URL: httpUrl.optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\S+$/, "must be the endpoint's signing secret (whsec_…)")
+    .optional(),
+  STRIPE_API_URL: httpUrl.optional(),
+  STARTING_CREDIT_CENTS: nonNegativeInt.max(100_000_000).default(500),
+  PRICE_HTTP_API_USD_PER_HOUR: usdAsMicros.default(100_000),
+  PRICE_WS_STREAMING_USD_PER_HOUR: usdAsMicros.default(300_000),
+  PRICE_WS_PRERECORDED_USD_PER_HOUR: usdAsMicros.default(150_000),
+  API_KEYS_PER_ACCOUNT: positiveInt.max(10_000).default(50),
+  API_KEY_FAILURES_PER_IP: positiveInt.default(20),
+  API_KEY_FAILURE_WINDOW_SECONDS: positiveInt.default(300),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -166,6 +226,35 @@ export interface Config {
     shutdownTimeoutMs: number;
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Who sells: printed on invoices; its country decides between domestic VAT and the reverse charge. */
+  seller: {
+    name: string;
+    addressLines: string[];
+    /** ISO 3166-1 alpha-2. */
+    country: string;
+    /** With its prefix (FR…); null when not registered for VAT. */
+    vatNumber: string | null;
+  };
+  vat: {
+    /** The EU's VIES service (REST API); null: VAT numbers are judged on format and check digits only. */
+    vies: { url: string; timeoutMs: number } | null;
+  };
+  /** Who takes the money for prepaid credits. */
+  payments: {
+    provider:
+      | {
+          /** The built-in test-mode checkout: test cards only, never real money. */
+          kind: 'sandbox';
+          /** Where it delivers its webhooks; null: the product's own route under the public URL. */
+          webhookUrl: string | null;
+        }
+      | {
+          kind: 'stripe';
+          secretKey: string;
+          webhookSecret: string;
+          /** null: api.stripe.com */ apiUrl: string | null;
+        };
+  };
   dataDir: string;
   database:
     | { kind: 'pglite'; /** null: in memory, gone at exit (tests). */ directory: string | null }
@@ -205,6 +294,17 @@ export interface Config {
     registrationRequiresApproval: boolean;
     emailVerificationTtlHours: number;
     passwordRecoveryTtlMinutes: number;
+    /** Free credit recorded in the ledger of every new account, in cents. */
+    startingCreditCents: number;
+  };
+  /** What each metered product costs, per hour of audio, in millionths of a dollar (charged per second). */
+  prices: { microsPerHour: Record<MeteredProduct, number> };
+  apiKeys: {
+    /** Keys an account may hold at once (revoked ones do not count). */
+    maxPerAccount: number;
+    /** Failed API key attempts from one client address, within the window, before it must wait. */
+    failuresPerIp: number;
+    failureWindowSeconds: number;
   };
 }
 
@@ -227,6 +327,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       (issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`,
     ),
     ...recaptchaProblems(present),
+    ...sellerVatNumberProblems(parsed.data),
+    ...stripeProblems(present),
     ...pairedProblems(present, 'OAUTH_GOOGLE_CLIENT_ID', 'OAUTH_GOOGLE_CLIENT_SECRET'),
     ...pairedProblems(present, 'OAUTH_GITHUB_CLIENT_ID', 'OAUTH_GITHUB_CLIENT_SECRET'),
   ];
@@ -281,6 +383,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     },
     logLevel: e.LOG_LEVEL,
+    seller: {
+      name: e.SELLER_NAME ?? e.PRODUCT_NAME,
+      addressLines: e.SELLER_ADDRESS,
+      country: e.SELLER_COUNTRY,
+      vatNumber: e.SELLER_VAT_NUMBER ?? null,
+    },
+    vat: { vies: e.VIES_ENABLED ? { url: e.VIES_URL, timeoutMs: e.VIES_TIMEOUT_MS } : null },
+    payments: {
+      provider:
+        e.PAYMENT_PROVIDER === 'stripe'
+          ? {
+              kind: 'stripe',
+              secretKey: e.STRIPE_SECRET_KEY ?? '',
+              webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '',
+              apiUrl: e.STRIPE_API_URL?.replace(/\/+$/, '') ?? null,
+            }
+          : { kind: 'sandbox', webhookUrl: e.SANDBOX_WEBHOOK_URL ?? null },
+    },
     dataDir,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
@@ -319,6 +439,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       registrationRequiresApproval: e.REGISTRATION_REQUIRES_APPROVAL,
       emailVerificationTtlHours: e.EMAIL_VERIFICATION_TTL_HOURS,
       passwordRecoveryTtlMinutes: e.PASSWORD_RECOVERY_TTL_MINUTES,
+      startingCreditCents: e.STARTING_CREDIT_CENTS,
+    },
+    prices: {
+      microsPerHour: {
+        http_api: e.PRICE_HTTP_API_USD_PER_HOUR,
+        ws_streaming: e.PRICE_WS_STREAMING_USD_PER_HOUR,
+        ws_prerecorded: e.PRICE_WS_PRERECORDED_USD_PER_HOUR,
+      },
+    },
+    apiKeys: {
+      maxPerAccount: e.API_KEYS_PER_ACCOUNT,
+      failuresPerIp: e.API_KEY_FAILURES_PER_IP,
+      failureWindowSeconds: e.API_KEY_FAILURE_WINDOW_SECONDS,
     },
   };
 }
@@ -328,6 +461,31 @@ function pairedProblems(env: Record<string, string | undefined>, first: string, 
   if (Boolean(env[first]) === Boolean(env[second])) return [];
   const missing = env[first] ? second : first;
   return [`${missing}: required together with ${env[first] ? first : second}`];
+}
+
+/** Stripe needs its secret key and the webhook endpoint's signing secret. */
+function stripeProblems(env: Record<string, string | undefined>): string[] {
+  if (env.PAYMENT_PROVIDER !== 'stripe') return [];
+  return ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']
+    .filter((name) => !env[name])
+    .map((name) => `${name}: required when PAYMENT_PROVIDER is stripe`);
+}
+
+/** The seller's own VAT number, printed on every invoice, must be one of its member state. */
+function sellerVatNumberProblems(
+  env: { SELLER_COUNTRY: string; SELLER_VAT_NUMBER?: string | undefined } | undefined,
+): string[] {
+  const memberState = env && memberStateOf(env.SELLER_COUNTRY);
+  if (!env?.SELLER_VAT_NUMBER || !memberState) return [];
+  const prefix = vatPrefixOf(memberState);
+  if (!env.SELLER_VAT_NUMBER.startsWith(prefix)) {
+    return [
+      `SELLER_VAT_NUMBER: must start with ${prefix}, the VAT prefix of SELLER_COUNTRY ${env.SELLER_COUNTRY}`,
+    ];
+  }
+  return checkVatNumber(env.SELLER_VAT_NUMBER, memberState).valid
+    ? []
+    : [`SELLER_VAT_NUMBER: not a valid ${prefix} VAT number (wrong length or check digits)`];
 }
 
 /** reCAPTCHA needs both of its keys; checked on the raw variables so every problem is listed at once. */

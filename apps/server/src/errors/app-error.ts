@@ -22,6 +22,15 @@ const statusByCode = {
   EXTERNAL_SIGNIN_FAILED: 400,
   BAD_TOKEN: 400,
   TOKEN_EXPIRED: 400,
+  // 402: the account must buy credit (or raise the key's cap) before this can be used.
+  INSUFFICIENT_CREDIT: 402,
+  API_KEY_CAP_REACHED: 402,
+  API_KEY_LIMIT_REACHED: 409,
+  WEBHOOK_SIGNATURE_INVALID: 400,
+  // The payment provider failed or could not be reached: the request itself was fine.
+  PAYMENT_PROVIDER_ERROR: 502,
+  // A well-formed code that is not an ISO 3166-1 country.
+  COUNTRY_UNKNOWN: 400,
   RATE_LIMITED: 429,
   NOT_READY: 503,
   INTERNAL_ERROR: 500,

@@ -7,7 +7,12 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import { AppError } from '../errors/app-error.js';
 import { captchaContentSources } from '../modules/captcha/captcha-content-sources.js';
+import { consoleSessionOnly, type ApiAuthenticator } from '../modules/api-keys/api-authentication.js';
+import { apiKeyRoutes } from '../modules/api-keys/api-keys.routes.js';
+import type { ApiKeysService } from '../modules/api-keys/api-keys.service.js';
 import { captchaRoutes } from '../modules/captcha/captcha.routes.js';
+import { creditsRoutes } from '../modules/credits/credits.routes.js';
+import type { CreditsService } from '../modules/credits/credits.service.js';
 import { externalSignInRoutes } from '../modules/external-signin/external-signin.routes.js';
 import type { ExternalSignInService } from '../modules/external-signin/external-signin.service.js';
 import type { Identity } from '../modules/identity/identity.module.js';
@@ -22,7 +27,11 @@ import { recoveryRoutes } from '../modules/recovery/recovery.routes.js';
 import type { RecoveryService } from '../modules/recovery/recovery.service.js';
 import { registrationRoutes } from '../modules/registration/registration.routes.js';
 import type { RegistrationService } from '../modules/registration/registration.service.js';
+import { settingsRoutes } from '../modules/settings/settings.routes.js';
+import type { SettingsService } from '../modules/settings/settings.service.js';
 import { systemRoutes } from '../modules/system/system.routes.js';
+import { vatRoutes } from '../modules/vat/vat.routes.js';
+import type { VatService } from '../modules/vat/vat.service.js';
 import type { SystemService } from '../modules/system/system.service.js';
 import { registerConsole } from './console-static.js';
 import { registerErrorHandler } from './error-handler.js';
@@ -39,6 +48,11 @@ export interface AppServices {
   captcha: CaptchaService;
   registration: RegistrationService;
   recovery: RecoveryService;
+  vat: VatService;
+  credits: CreditsService;
+  apiKeys: ApiKeysService;
+  apiAuthentication: ApiAuthenticator;
+  settings: SettingsService;
 }
 
 export async function buildApp(
@@ -131,6 +145,15 @@ export async function buildApp(
   await app.register(captchaRoutes(services.captcha), { prefix: '/api/v1' });
   await app.register(registrationRoutes(services.registration), { prefix: '/api/v1' });
   await app.register(recoveryRoutes(services.recovery), { prefix: '/api/v1' });
+  await app.register(vatRoutes(services.vat, services.identity.authenticate), { prefix: '/api/v1' });
+  // Credentials and settings change from a console session only; the public API also takes API keys.
+  const consoleSession = consoleSessionOnly(services.identity.authenticate);
+  const authenticateApi = services.apiAuthentication.hook;
+  await app.register(apiKeyRoutes(services.apiKeys, consoleSession), { prefix: '/api/v1' });
+  await app.register(creditsRoutes(services.credits, authenticateApi), { prefix: '/api/v1' });
+  await app.register(settingsRoutes(services.settings, { authenticateApi, consoleSession }), {
+    prefix: '/api/v1',
+  });
   await registerConsole(app, config.console.directory);
   return app;
 }

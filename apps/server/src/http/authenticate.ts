@@ -25,23 +25,33 @@ export function authenticate(
         'UNAUTHENTICATED',
         'Sign in first: send an access token as "Authorization: Bearer <token>".',
       );
-    let accountId: string;
-    let grantId: string | undefined;
-    try {
-      const verified = await verifier.verify(token);
-      if (!verified.scopes.has('api')) throw new Error('token without the api scope');
-      accountId = verified.accountId;
-      grantId = verified.grantId;
-    } catch {
-      throw new AppError('UNAUTHENTICATED', 'The access token is invalid or has expired. Sign in again.');
-    }
-    const account = await accounts.findById(accountId);
-    if (!account || account.status !== 'active') {
-      throw new AppError('UNAUTHENTICATED', 'This account can no longer sign in.');
-    }
+    const { account, grantId } = await accountOfAccessToken(verifier, accounts, token);
     request.account = account;
     if (grantId) request.grantId = grantId;
   };
+}
+
+/** The active account an access token for the API was issued to; UNAUTHENTICATED otherwise. */
+export async function accountOfAccessToken(
+  verifier: AccessTokenVerifier,
+  accounts: AccountsRepository,
+  token: string,
+): Promise<{ account: Account; grantId: string | undefined }> {
+  let accountId: string;
+  let grantId: string | undefined;
+  try {
+    const verified = await verifier.verify(token);
+    if (!verified.scopes.has('api')) throw new Error('token without the api scope');
+    accountId = verified.accountId;
+    grantId = verified.grantId;
+  } catch {
+    throw new AppError('UNAUTHENTICATED', 'The access token is invalid or has expired. Sign in again.');
+  }
+  const account = await accounts.findById(accountId);
+  if (!account || account.status !== 'active') {
+    throw new AppError('UNAUTHENTICATED', 'This account can no longer sign in.');
+  }
+  return { account, grantId };
 }
 
 /** The account of a request that passed `authenticate`. */

@@ -14,6 +14,27 @@ export async function registerOpenApi(app: FastifyInstance, info: { title: strin
         description: 'Speech-to-text API and the calls of the customer console.',
       },
       servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          consoleSession: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'An access token of the console (OpenID Connect, scope api).',
+          },
+          apiKeyBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key (vbt_live_…) as "Authorization: Bearer <key>".',
+          },
+          apiKeyHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-api-key',
+            description: 'An API key (vbt_live_…) in the x-api-key header.',
+          },
+        },
+      },
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,

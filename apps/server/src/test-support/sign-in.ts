@@ -18,6 +18,7 @@ export async function createAccount(
     fullName: options.fullName ?? null,
     status: options.status ?? 'active',
     emailVerifiedAt: options.status === 'pending_verification' ? null : new Date(),
+    startingCreditCents: runtime.config.accounts.startingCreditCents,
   });
 }
 

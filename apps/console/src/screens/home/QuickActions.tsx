@@ -10,17 +10,22 @@ import {
 } from '@tabler/icons-react';
 import type { ConsoleConfig } from '@verbatim/contracts';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { apiKeysPath } from '../../app/paths';
 import type { TranslationKey } from '../../i18n/translationKey';
 
 interface QuickLink {
   labelKey: TranslationKey;
   icon: Icon;
-  href: string;
+  /** Another site, opened in a new tab. */
+  href?: string;
+  /** A screen of the console. */
+  to?: string;
 }
 
 /**
- * The actions of Getting started (spec §1). The screens behind most of them do not exist yet, so
- * they lead to the documentation of the feature rather than to nothing.
+ * The actions of Getting started (spec §1). Those whose screen exists lead there; the others lead
+ * to the documentation of the feature rather than to nothing.
  */
 export function QuickActions({ links }: { links: ConsoleConfig['links'] }) {
   const { t } = useTranslation();
@@ -30,25 +35,37 @@ export function QuickActions({ links }: { links: ConsoleConfig['links'] }) {
   ];
   const secondary: QuickLink[] = [
     { labelKey: 'screens.home.tryDemo', icon: IconPlayerPlay, href: links.demo },
-    { labelKey: 'screens.home.generateApiKey', icon: IconKey, href: links.docs },
+    { labelKey: 'screens.home.generateApiKey', icon: IconKey, to: apiKeysPath },
     { labelKey: 'screens.home.submittedFiles', icon: IconFiles, href: links.docs },
     { labelKey: 'screens.home.topUp', icon: IconCreditCard, href: links.docs },
   ];
-  const linkButton = ({ labelKey, icon: LinkIcon, href }: QuickLink, variant: 'filled' | 'light') => (
-    <Button
-      key={labelKey}
-      component="a"
-      href={href}
-      target="_blank"
-      rel="noopener noreferrer"
-      variant={variant}
-      leftSection={<LinkIcon size={18} aria-hidden />}
-      fullWidth
-    >
-      {t(labelKey)}
-      <VisuallyHidden> {t('chrome.opensInNewTab')}</VisuallyHidden>
-    </Button>
-  );
+  const linkButton = ({ labelKey, icon: LinkIcon, href, to }: QuickLink, variant: 'filled' | 'light') =>
+    to ? (
+      <Button
+        key={labelKey}
+        component={Link}
+        to={to}
+        variant={variant}
+        leftSection={<LinkIcon size={18} aria-hidden />}
+        fullWidth
+      >
+        {t(labelKey)}
+      </Button>
+    ) : (
+      <Button
+        key={labelKey}
+        component="a"
+        href={href}
+        target="_blank"
+        rel="noopener noreferrer"
+        variant={variant}
+        leftSection={<LinkIcon size={18} aria-hidden />}
+        fullWidth
+      >
+        {t(labelKey)}
+        <VisuallyHidden> {t('chrome.opensInNewTab')}</VisuallyHidden>
+      </Button>
+    );
   return (
     <nav aria-label={t('screens.home.quickActions')}>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md" mb="md">

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { documentNavigation } from '../../app/documentNavigation';
 import { routes } from '../../app/routes';
+import { sampleSettings } from '../../test/fixtures';
 import { renderRoutes } from '../../test/renderRoutes';
 import { stubApi } from '../../test/stubApi';
 
@@ -83,7 +84,7 @@ describe('login screen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This account is inactive.');
   });
 
-  it('stores the session, follows the profile language and reloads to the root', async () => {
+  it('stores the session, follows the language of the settings and reloads to the root', async () => {
     stubApi({
       [tokenPath]: {
         body: {
@@ -94,17 +95,8 @@ describe('login screen', () => {
           id_token: jwt({ sub: 'user-1', email: 'ada@example.com' }),
         },
       },
-      '/api/v1/profile': {
-        body: {
-          id: 'user-1',
-          email: 'ada@example.com',
-          fullName: null,
-          showWelcomeMsg: true,
-          language: 'fr',
-          pendingEmail: null,
-          photoUrl: null,
-        },
-      },
+      // Spec §4: after a settings fetch on login, the interface language is switched.
+      '/api/v1/settings': { body: { ...sampleSettings, language: 'fr' } },
     });
     const { session, i18n } = await renderRoutes(routes, { initialEntries: ['/auth/login'] });
 

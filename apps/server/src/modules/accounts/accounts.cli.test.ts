@@ -62,7 +62,14 @@ describe('verbatim accounts', () => {
         ['active@example.com', 'active', new Date()],
       ] as const;
       for (const [email, status, emailVerifiedAt] of seed) {
-        await accounts.insert({ id: newId('acc'), email, passwordHash: null, status, emailVerifiedAt });
+        await accounts.insert({
+          id: newId('acc'),
+          email,
+          passwordHash: null,
+          status,
+          emailVerifiedAt,
+          startingCreditCents: 0,
+        });
       }
     });
   });

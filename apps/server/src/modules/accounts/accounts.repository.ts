@@ -1,6 +1,8 @@
 import type { AccountStatus } from '@verbatim/contracts';
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import { LedgerRepository, startingCreditReference } from '../credits/ledger.repository.js';
+import { centsToMicros } from '../credits/pricing.js';
 import type { AccountsTable } from './accounts.tables.js';
 
 export type Account = Selectable<AccountsTable>;
@@ -13,6 +15,11 @@ export interface NewAccount {
   status: AccountStatus;
   emailVerifiedAt?: Date | null;
   registeredAs?: string;
+  /**
+   * Free credit to try the product, recorded in the account's ledger in the same transaction
+   * (the `accounts.startingCreditCents` setting; 0 for none).
+   */
+  startingCreditCents: number;
 }
 
 /** Unique violation on accounts_email_unique: the address is taken (case-insensitively). */
@@ -21,7 +28,28 @@ export class EmailTakenError extends Error {}
 export class AccountsRepository {
   constructor(private readonly db: Db) {}
 
+  /** Creates the account and its starting credit, atomically (in the caller's transaction, if any). */
   async insert(account: NewAccount): Promise<Account> {
+    if (!this.db.isTransaction) {
+      return this.db.transaction().execute((trx) => new AccountsRepository(trx).insert(account));
+    }
+    const created = await this.#insertAccount(account);
+    if (account.startingCreditCents > 0) {
+      await new LedgerRepository(this.db).insert({
+        account_id: created.id,
+        kind: 'starting_credit',
+        amount_micros: centsToMicros(account.startingCreditCents),
+        product: null,
+        billed_seconds: null,
+        price_micros_per_hour: null,
+        api_key_id: null,
+        reference: startingCreditReference,
+      });
+    }
+    return created;
+  }
+
+  async #insertAccount(account: NewAccount): Promise<Account> {
     try {
       return await this.db
         .insertInto('accounts')

@@ -15,7 +15,10 @@ export type AuditEventKind =
   | 'password.recovered'
   | 'profile.updated'
   | 'email.change_requested'
-  | 'email.changed';
+  | 'email.changed'
+  | 'api_key.created'
+  | 'api_key.revoked'
+  | 'settings.updated';
 
 export interface AuditContext {
   ip?: string | null;

@@ -28,7 +28,7 @@ export class ExternalSignInService {
   constructor(
     providers: readonly ExternalProvider[],
     private readonly db: Db,
-    private readonly options: { publicUrl: string; requiresApproval: boolean },
+    private readonly options: { publicUrl: string; requiresApproval: boolean; startingCreditCents: number },
     private readonly logger: Logger,
   ) {
     this.#providers = new Map(providers.map((provider) => [provider.id, provider]));
@@ -107,6 +107,7 @@ export class ExternalSignInService {
       status: this.options.requiresApproval ? 'pending_approval' : 'active',
       emailVerifiedAt: new Date(),
       registeredAs: registeredAs === 'console' ? 'console' : 'api',
+      startingCreditCents: this.options.startingCreditCents,
     });
     await store.externalIdentities.link(identity.provider, identity.subject, created.id);
     await store.audit.record('account.registered', created.id, context, { via: identity.provider });

@@ -75,6 +75,7 @@ export class RegistrationService {
           passwordHash,
           status: 'pending_verification',
           registeredAs: input.registeredAs,
+          startingCreditCents: this.deps.config.startingCreditCents,
         })
         .catch((error: unknown) => {
           throw error instanceof EmailTakenError ? emailInUse(error) : error;

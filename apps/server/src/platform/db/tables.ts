@@ -6,8 +6,11 @@ import type {
   ExternalIdentitiesTable,
   ServerSecretsTable,
 } from '../../modules/accounts/accounts.tables.js';
+import type { ApiKeysTable } from '../../modules/api-keys/api-keys.tables.js';
+import type { LedgerEntriesTable } from '../../modules/credits/ledger.tables.js';
 import type { OidcModelsTable, SigninFailuresTable } from '../../modules/identity/identity.tables.js';
 import type { EmailMessagesTable } from '../../modules/mail/mail.tables.js';
+import type { AccountSettingsTable } from '../../modules/settings/settings.tables.js';
 
 /** Every table, as Kysely sees it. Each module declares its own tables beside its repository. */
 export interface Tables {
@@ -20,4 +23,7 @@ export interface Tables {
   server_secrets: ServerSecretsTable;
   oidc_models: OidcModelsTable;
   signin_failures: SigninFailuresTable;
+  api_keys: ApiKeysTable;
+  ledger_entries: LedgerEntriesTable;
+  account_settings: AccountSettingsTable;
 }

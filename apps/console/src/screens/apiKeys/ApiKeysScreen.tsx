@@ -1,0 +1,70 @@
+import { Alert, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconKey, IconPlus } from '@tabler/icons-react';
+import type { ApiKey } from '@verbatim/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiKeysTable } from './ApiKeysTable';
+import { apiKeysQuery } from './apiKeysApi';
+import { AuthenticationGuide } from './AuthenticationGuide';
+import { GenerateApiKeyModal } from './GenerateApiKeyModal';
+import { RevokeApiKeyModal } from './RevokeApiKeyModal';
+import { UsageCard } from './UsageCard';
+
+/** /speech-to-text-api (spec §2): the API keys, how to authenticate with them, usage and prices. */
+export function ApiKeysScreen() {
+  const { t } = useTranslation();
+  const keysHeadingId = useId();
+  const keys = useQuery(apiKeysQuery);
+  const [generateOpened, setGenerateOpened] = useState(false);
+  const [toRevoke, setToRevoke] = useState<ApiKey | null>(null);
+
+  return (
+    <Stack gap="xl" py="md">
+      <Stack gap="xs">
+        <Title order={1}>{t('screens.apiKeys.title')}</Title>
+        <Text c="dimmed">{t('screens.apiKeys.intro')}</Text>
+      </Stack>
+
+      <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={keysHeadingId}>
+        <Stack gap="md">
+          <Group justify="space-between" gap="sm">
+            <Title order={2} fz="lg" id={keysHeadingId}>
+              {t('screens.apiKeys.keysTitle')}
+            </Title>
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden />}
+              onClick={() => setGenerateOpened(true)}
+              disabled={generateOpened}
+            >
+              {t('screens.apiKeys.generateButton')}
+            </Button>
+          </Group>
+          {keys.isPending ? (
+            <Loader size="sm" aria-label={t('chrome.loading')} />
+          ) : keys.isError ? (
+            <Alert color="red" variant="light" role="alert">
+              {t('screens.apiKeys.loadFailed')}
+            </Alert>
+          ) : keys.data.length === 0 ? (
+            <Stack align="center" gap={6} py="lg">
+              <IconKey size={32} stroke={1.4} aria-hidden />
+              <Text fw={600}>{t('screens.apiKeys.emptyTitle')}</Text>
+              <Text fz="sm" c="dimmed" ta="center">
+                {t('screens.apiKeys.emptyText')}
+              </Text>
+            </Stack>
+          ) : (
+            <ApiKeysTable keys={keys.data} onRevoke={setToRevoke} />
+          )}
+        </Stack>
+      </Card>
+
+      <AuthenticationGuide origin={window.location.origin} />
+      <UsageCard />
+
+      <GenerateApiKeyModal opened={generateOpened} onClose={() => setGenerateOpened(false)} />
+      <RevokeApiKeyModal apiKey={toRevoke} onClose={() => setToRevoke(null)} />
+    </Stack>
+  );
+}
