@@ -12,6 +12,8 @@ import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { FailedAttempts } from './modules/api-keys/failed-attempts.js';
 import { CaptchaService } from './modules/captcha/captcha.service.js';
 import { CreditsService } from './modules/credits/credits.service.js';
+import { InvoiceIssuer } from './modules/payments/invoice-issuer.js';
+import { PaymentsService } from './modules/payments/payments.service.js';
 import { AccountSessionsRepository } from './modules/identity/account-sessions.repository.js';
 import { createIdentity, type Identity } from './modules/identity/identity.module.js';
 import { AccountMailer } from './modules/mail/account-mailer.js';
@@ -31,6 +33,7 @@ import { VatService } from './modules/vat/vat.service.js';
 import { ViesRestRegistry } from './modules/vat/vies-registry.js';
 import { Argon2PasswordHasher } from './platform/crypto/password-hasher.js';
 import { SecretStore } from './platform/crypto/secret-store.js';
+import { createPaymentProviders, type PaymentProviders } from './platform/payments/payment-providers.js';
 import { openDatabase, type Database } from './platform/db/database.js';
 import { LocalFileStorage } from './platform/storage/local-file-storage.js';
 import { migrateToLatest } from './platform/db/migrator.js';
@@ -54,6 +57,8 @@ export interface Services {
   apiKeys: ApiKeysService;
   apiAuthentication: ApiAuthenticator;
   settings: SettingsService;
+  payments: PaymentsService;
+  paymentProviders: PaymentProviders;
 }
 
 export interface Runtime {
@@ -106,10 +111,8 @@ export async function startRuntime(
 
     const mail = new MailService(new MailRepository(database.db), queue, transport, config.mail.from, logger);
     const secrets = new SecretStore(database.db);
-    const profilePhotos = new ProfilePhotos(
-      new LocalFileStorage(config.storage.directory),
-      config.profilePhotoMaxBytes,
-    );
+    const storage = new LocalFileStorage(config.storage.directory);
+    const profilePhotos = new ProfilePhotos(storage, config.profilePhotoMaxBytes);
     const hasher = new Argon2PasswordHasher();
     const captcha = new CaptchaService(config.accounts.captcha, database.db, secrets, logger);
     const accountDependencies = {
@@ -171,6 +174,11 @@ export async function startRuntime(
         : null,
       logger,
     });
+    const paymentProviders = await createPaymentProviders(config.payments, {
+      publicUrl: config.http.publicUrl,
+      secrets,
+      logger,
+    });
     const services: Services = {
       system: new SystemService(config, database),
       externalSignIn,
@@ -201,6 +209,17 @@ export async function startRuntime(
         }),
       ),
       settings: new SettingsService(database.db, credits),
+      payments: new PaymentsService({
+        db: database.db,
+        provider: paymentProviders.provider,
+        vat,
+        credits,
+        invoices: new InvoiceIssuer(config.seller, storage),
+        publicUrl: config.http.publicUrl,
+        productName: config.console.productName,
+        logger,
+      }),
+      paymentProviders,
     };
     if (options.workers) {
       await startWorkers(queue, services);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paymentInitRequestSchema, paymentValidationMessages as m } from './payments.js';
+import { paymentInitRequestSchema, paymentValidationMessages as m, purchaseAmounts } from './payments.js';
 
 const form = {
   email: 'Zoe@Example.com',
@@ -64,5 +64,19 @@ describe('payment-init payload', () => {
     expect(problems(company)).toEqual({ company_name: 'Required company name' });
     expect(problems({ ...company, company_name: 'Größe & Söhne GmbH' })).toEqual({});
     expect(problems({ ...form, customerType: 'association' })).toHaveProperty('customerType');
+  });
+});
+
+describe('purchase amounts (spec §9)', () => {
+  it('adds VAT = credits × rate / 100, rounded to the cent, halves up, without float drift', () => {
+    expect(purchaseAmounts(2000, 21)).toEqual({
+      creditsCents: 2000,
+      vatRate: 21,
+      vatCents: 420,
+      totalCents: 2420,
+    });
+    expect(purchaseAmounts(1010, 25.5).vatCents).toBe(258);
+    expect(purchaseAmounts(1005, 21).vatCents).toBe(211);
+    expect(purchaseAmounts(100_000, 0)).toMatchObject({ vatCents: 0, totalCents: 100_000 });
   });
 });

@@ -142,3 +142,25 @@ export const paymentsPageSchema = z
   })
   .meta({ id: 'PaymentsPage' });
 export type PaymentsPage = z.infer<typeof paymentsPageSchema>;
+
+/** What a purchase costs (spec §9): the credit bought, VAT = credits × rate / 100 and total = credits + VAT. */
+export interface PurchaseAmounts {
+  /** Credit bought, in cents. */
+  creditsCents: number;
+  /** The VAT rate applied, in percent (the `standardRate` of the VAT check). */
+  vatRate: number;
+  vatCents: number;
+  totalCents: number;
+}
+
+/**
+ * The one computation of a purchase's VAT and total, shared by the confirm modal and the server,
+ * which refuses a payment-init payload whose figures differ. Works in whole cents and hundredths of
+ * a percent so that binary floating point cannot tip a half cent the wrong way (25.5 % of $10.10 is
+ * 257.55 cents: 258). Halves round up.
+ */
+export function purchaseAmounts(creditsCents: number, vatRate: number): PurchaseAmounts {
+  const rateHundredths = Math.round(vatRate * 100);
+  const vatCents = Math.round((creditsCents * rateHundredths) / 10_000);
+  return { creditsCents, vatRate, vatCents, totalCents: creditsCents + vatCents };
+}

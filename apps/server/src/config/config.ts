@@ -165,6 +165,7 @@ const environmentSchema = z.object({
         .regex(/^[A-Z]{2}[0-9A-Z+*]{2,13}$/, 'must be a VAT number with its prefix, such as FR40303265045'),
     )
     .optional(),
+  SELLER_EMAIL: z.email('must be an e-mail address').optional(),
   VIES_ENABLED: booleanFlag.default(false),
   VIES_URL: httpUrl.default('https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number'),
   VIES_TIMEOUT_MS: positiveInt.max(60_000).default(3000),
@@ -234,6 +235,8 @@ export interface Config {
     country: string;
     /** With its prefix (FR…); null when not registered for VAT. */
     vatNumber: string | null;
+    /** Printed on invoices for questions about them; null: not printed. */
+    email: string | null;
   };
   vat: {
     /** The EU's VIES service (REST API); null: VAT numbers are judged on format and check digits only. */
@@ -388,6 +391,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       addressLines: e.SELLER_ADDRESS,
       country: e.SELLER_COUNTRY,
       vatNumber: e.SELLER_VAT_NUMBER ?? null,
+      email: e.SELLER_EMAIL ?? null,
     },
     vat: { vies: e.VIES_ENABLED ? { url: e.VIES_URL, timeoutMs: e.VIES_TIMEOUT_MS } : null },
     payments: {

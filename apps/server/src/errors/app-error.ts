@@ -31,6 +31,8 @@ const statusByCode = {
   PAYMENT_PROVIDER_ERROR: 502,
   // A well-formed code that is not an ISO 3166-1 country.
   COUNTRY_UNKNOWN: 400,
+  // The VAT rate or total the customer confirmed is no longer the price (rates or the VAT number changed).
+  PAYMENT_AMOUNT_CHANGED: 409,
   RATE_LIMITED: 429,
   NOT_READY: 503,
   INTERNAL_ERROR: 500,

@@ -13,6 +13,11 @@ import type { ApiKeysService } from '../modules/api-keys/api-keys.service.js';
 import { captchaRoutes } from '../modules/captcha/captcha.routes.js';
 import { creditsRoutes } from '../modules/credits/credits.routes.js';
 import type { CreditsService } from '../modules/credits/credits.service.js';
+import { paymentWebhookRoutes } from '../modules/payments/payment-webhook.routes.js';
+import { paymentsRoutes } from '../modules/payments/payments.routes.js';
+import type { PaymentsService } from '../modules/payments/payments.service.js';
+import { sandboxCheckoutRoutes } from '../modules/payments/sandbox-checkout.routes.js';
+import type { PaymentProviders } from '../platform/payments/payment-providers.js';
 import { externalSignInRoutes } from '../modules/external-signin/external-signin.routes.js';
 import type { ExternalSignInService } from '../modules/external-signin/external-signin.service.js';
 import type { Identity } from '../modules/identity/identity.module.js';
@@ -53,6 +58,8 @@ export interface AppServices {
   apiKeys: ApiKeysService;
   apiAuthentication: ApiAuthenticator;
   settings: SettingsService;
+  payments: PaymentsService;
+  paymentProviders: PaymentProviders;
 }
 
 export async function buildApp(
@@ -154,6 +161,21 @@ export async function buildApp(
   await app.register(settingsRoutes(services.settings, { authenticateApi, consoleSession }), {
     prefix: '/api/v1',
   });
+  await app.register(paymentsRoutes(services.payments, consoleSession), { prefix: '/api/v1' });
+  await app.register(
+    paymentWebhookRoutes(services.paymentProviders.provider, (event) => services.payments.applyEvent(event)),
+    { prefix: '/api/v1' },
+  );
+  const sandbox = services.paymentProviders.sandbox;
+  if (sandbox) {
+    await app.register(
+      sandboxCheckoutRoutes({
+        sandbox,
+        merchant: config.console.productName,
+        sessionState: (sessionId) => services.payments.sandboxSessionState(sessionId),
+      }),
+    );
+  }
   await registerConsole(app, config.console.directory);
   return app;
 }

@@ -11,7 +11,7 @@ import {
 import type { ConsoleConfig } from '@verbatim/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { apiKeysPath } from '../../app/paths';
+import { apiKeysPath, billingPath } from '../../app/paths';
 import type { TranslationKey } from '../../i18n/translationKey';
 
 interface QuickLink {
@@ -37,7 +37,7 @@ export function QuickActions({ links }: { links: ConsoleConfig['links'] }) {
     { labelKey: 'screens.home.tryDemo', icon: IconPlayerPlay, href: links.demo },
     { labelKey: 'screens.home.generateApiKey', icon: IconKey, to: apiKeysPath },
     { labelKey: 'screens.home.submittedFiles', icon: IconFiles, href: links.docs },
-    { labelKey: 'screens.home.topUp', icon: IconCreditCard, href: links.docs },
+    { labelKey: 'screens.home.topUp', icon: IconCreditCard, to: billingPath },
   ];
   const linkButton = ({ labelKey, icon: LinkIcon, href, to }: QuickLink, variant: 'filled' | 'light') =>
     to ? (

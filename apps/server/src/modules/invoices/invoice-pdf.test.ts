@@ -1,24 +1,8 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
+import { pdfText } from '../../test-support/pdf-text.js';
 import type { InvoiceDocument } from './invoice-document.js';
 import { formatInvoiceNumber, parseInvoiceNumber } from './invoice-number.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
-
-/** The text of every page, lines joined by spaces: what a person (or a search) reads in the PDF. */
-async function pdfText(pdf: Buffer): Promise<string> {
-  const document = await getDocument({
-    data: new Uint8Array(pdf),
-    isEvalSupported: false,
-    useSystemFonts: false,
-  }).promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= document.numPages; number += 1) {
-    const content = await (await document.getPage(number)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  await document.destroy();
-  return pages.join(' ').replace(/\s+/g, ' ');
-}
 
 const reverseChargeMention =
   'Reverse charge: VAT to be accounted for by the recipient (Article 196, Council Directive 2006/112/EC)';

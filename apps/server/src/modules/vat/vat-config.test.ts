@@ -14,7 +14,13 @@ function problemsOf(env: Record<string, string>): string {
 describe('loadConfig: seller and VAT', () => {
   it('sells from France under the product name, and never calls VIES by default', () => {
     const config = loadConfig({ PRODUCT_NAME: 'Talkative' });
-    expect(config.seller).toEqual({ name: 'Talkative', addressLines: [], country: 'FR', vatNumber: null });
+    expect(config.seller).toEqual({
+      name: 'Talkative',
+      addressLines: [],
+      country: 'FR',
+      vatNumber: null,
+      email: null,
+    });
     expect(config.vat).toEqual({ vies: null });
   });
 
@@ -24,6 +30,7 @@ describe('loadConfig: seller and VAT', () => {
       SELLER_ADDRESS: '1 rue de la Paix\\n75002 Paris\nFrance ',
       SELLER_COUNTRY: 'de',
       SELLER_VAT_NUMBER: 'de 136.308.783',
+      SELLER_EMAIL: 'billing@verbatim.example',
       VIES_ENABLED: 'true',
       VIES_TIMEOUT_MS: '2500',
     });
@@ -32,6 +39,7 @@ describe('loadConfig: seller and VAT', () => {
       addressLines: ['1 rue de la Paix', '75002 Paris', 'France'],
       country: 'DE',
       vatNumber: 'DE136308783',
+      email: 'billing@verbatim.example',
     });
     expect(config.vat.vies).toEqual({
       url: 'https://ec.europa.eu/taxation_customs/vies/rest-api/check-vat-number',

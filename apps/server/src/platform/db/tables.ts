@@ -10,6 +10,12 @@ import type { ApiKeysTable } from '../../modules/api-keys/api-keys.tables.js';
 import type { LedgerEntriesTable } from '../../modules/credits/ledger.tables.js';
 import type { OidcModelsTable, SigninFailuresTable } from '../../modules/identity/identity.tables.js';
 import type { EmailMessagesTable } from '../../modules/mail/mail.tables.js';
+import type {
+  InvoicesTable,
+  InvoiceSequencesTable,
+  PaymentEventsTable,
+  PaymentsTable,
+} from '../../modules/payments/payments.tables.js';
 import type { AccountSettingsTable } from '../../modules/settings/settings.tables.js';
 
 /** Every table, as Kysely sees it. Each module declares its own tables beside its repository. */
@@ -26,4 +32,8 @@ export interface Tables {
   api_keys: ApiKeysTable;
   ledger_entries: LedgerEntriesTable;
   account_settings: AccountSettingsTable;
+  payments: PaymentsTable;
+  payment_events: PaymentEventsTable;
+  invoice_sequences: InvoiceSequencesTable;
+  invoices: InvoicesTable;
 }
