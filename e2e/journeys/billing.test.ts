@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { createVerifiedAccount } from '../support/accounts.js';
-import { journey } from '../support/journey.js';
+import { createVerifiedAccount, sharedAccount } from '../support/accounts.js';
+import { journey, phoneViewport } from '../support/journey.js';
 import { signIn } from '../support/signIn.js';
 
 /** The text of a PDF, as a person reading it (or a search) sees it. */
@@ -136,4 +136,21 @@ describe('prepaid credits', () => {
     },
     120_000,
   );
+
+  journey('the top-up form and the confirm modal fit a phone screen', async ({ page }) => {
+    await page.setViewportSize(phoneViewport);
+    await signIn(page, await sharedAccount(), '/billing');
+    await page.getByRole('heading', { level: 1, name: 'Billing and limits' }).waitFor();
+    await page.getByRole('textbox', { name: 'Full name' }).fill('Zoé Martin');
+    await chooseCountry(page, 'France');
+    await page.getByRole('radio', { name: 'Visa' }).check();
+    await page.getByRole('button', { name: 'Checkout' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm payment' });
+    expect(await confirm.getByTestId('payment-summary').textContent()).toMatch(/VAT\s*\$2\.00/);
+    const box = await confirm.boundingBox();
+    expect(box?.width ?? Infinity).toBeLessThanOrEqual(phoneViewport.width);
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
 });
