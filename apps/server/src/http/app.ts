@@ -142,19 +142,17 @@ export async function buildApp(
   await app.register(identityProviderRoutes(services.identity.provider, config.http.publicUrl));
   await app.register(externalSignInRoutes(services.externalSignIn), { prefix: '/api/v1' });
   await app.register(interactionRoutes(services.identity.interactions), { prefix: '/api/v1' });
-  await app.register(
-    profilePhotoRoutes(services.profilePhotos, services.profile, services.identity.authenticate),
-    {
-      prefix: '/api/v1',
-    },
-  );
-  await app.register(profileRoutes(services.profile, services.identity.authenticate), { prefix: '/api/v1' });
+  // The account, its credentials, settings and purchases are managed from a console session only;
+  // an API key sent there is refused with FORBIDDEN. The public API also takes API keys.
+  const consoleSession = consoleSessionOnly(services.identity.authenticate);
+  await app.register(profilePhotoRoutes(services.profilePhotos, services.profile, consoleSession), {
+    prefix: '/api/v1',
+  });
+  await app.register(profileRoutes(services.profile, consoleSession), { prefix: '/api/v1' });
   await app.register(captchaRoutes(services.captcha), { prefix: '/api/v1' });
   await app.register(registrationRoutes(services.registration), { prefix: '/api/v1' });
   await app.register(recoveryRoutes(services.recovery), { prefix: '/api/v1' });
-  await app.register(vatRoutes(services.vat, services.identity.authenticate), { prefix: '/api/v1' });
-  // Credentials and settings change from a console session only; the public API also takes API keys.
-  const consoleSession = consoleSessionOnly(services.identity.authenticate);
+  await app.register(vatRoutes(services.vat, consoleSession), { prefix: '/api/v1' });
   const authenticateApi = services.apiAuthentication.hook;
   await app.register(apiKeyRoutes(services.apiKeys, consoleSession), { prefix: '/api/v1' });
   await app.register(creditsRoutes(services.credits, authenticateApi), { prefix: '/api/v1' });

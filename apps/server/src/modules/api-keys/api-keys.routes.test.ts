@@ -323,10 +323,16 @@ describe('API keys', () => {
         ['POST', '/auth/api-keys'],
         ['DELETE', `/auth/api-keys/${id}`],
         ['PUT', '/settings'],
+        ['GET', '/profile'],
+        ['PUT', '/profile'],
+        ['POST', '/profile/password'],
+        ['GET', '/limiter/vat-rate/FR'],
+        ['POST', '/limiter/payment-sessions'],
+        ['GET', '/limiter/payments'],
       ] as const) {
         const anonymous = await request(method, url, {}, { payload: {} });
         expect(anonymous.statusCode, `${method} ${url}`).toBe(401);
-        // An API key must not mint or revoke keys, nor change settings.
+        // An API key must not mint or revoke keys, change settings or the profile, nor buy credit.
         const withKey = await request(method, url, { authorization: `Bearer ${apiKey}` }, { payload: {} });
         expect(withKey.statusCode, `${method} ${url} with a key`).toBe(403);
         expect(withKey.json<{ code: string }>().code).toBe('FORBIDDEN');
