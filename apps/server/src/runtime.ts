@@ -215,6 +215,7 @@ export async function startRuntime(
         vat,
         credits,
         invoices: new InvoiceIssuer(config.seller, storage),
+        queue,
         publicUrl: config.http.publicUrl,
         productName: config.console.productName,
         logger,

@@ -1,4 +1,6 @@
 import type { MailService } from '../modules/mail/mail.service.js';
+import { storeInvoicePdfJob } from '../modules/payments/invoice.jobs.js';
+import type { PaymentsService } from '../modules/payments/payments.service.js';
 import { deliverEmailJob } from '../modules/mail/mail.jobs.js';
 import { sendRecoveryLinkJob } from '../modules/recovery/recovery.jobs.js';
 import type { RecoveryService } from '../modules/recovery/recovery.service.js';
@@ -6,11 +8,16 @@ import type { JobDefinition, JobHandler } from '../platform/queue/job-definition
 import type { JobQueue } from '../platform/queue/job-queue.js';
 
 /** Every kind of job, known to producers (API) and consumers (workers) alike. */
-export const jobDefinitions: readonly JobDefinition[] = [deliverEmailJob, sendRecoveryLinkJob];
+export const jobDefinitions: readonly JobDefinition[] = [
+  deliverEmailJob,
+  sendRecoveryLinkJob,
+  storeInvoicePdfJob,
+];
 
 export interface JobServices {
   mail: MailService;
   recovery: RecoveryService;
+  payments: PaymentsService;
 }
 
 interface JobBinding<Definition extends JobDefinition = JobDefinition> {
@@ -29,6 +36,7 @@ export function jobBindings(services: JobServices): JobBinding[] {
     bind(sendRecoveryLinkJob, (payload) =>
       services.recovery.sendRecoveryLink(payload.email, { ip: payload.ip, userAgent: payload.userAgent }),
     ),
+    bind(storeInvoicePdfJob, (payload) => services.payments.storeInvoicePdf(payload.invoiceId)),
   ];
 }
 

@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { Config } from '../../config/config.js';
 import type { FileStorage } from '../../platform/storage/file-storage.js';
 import type { InvoiceDocument } from '../invoices/invoice-document.js';
@@ -33,19 +32,11 @@ export class InvoiceIssuer {
     });
   }
 
-  /**
-   * Renders and keeps the PDF after the crediting transaction committed. A failure only costs
-   * time: the download renders the same bytes from the recorded document when they are missing.
-   */
-  async storePdf(invoice: InvoiceRow, log: Logger): Promise<void> {
-    try {
-      await this.pdfOf(invoice);
-    } catch (error) {
-      log.warn(
-        { err: error, invoice: invoice.number },
-        'invoice PDF not stored yet; it will be rendered on download',
-      );
-    }
+  /** The storeInvoicePdfJob: keeps the PDF of an issued invoice, once. */
+  async storePdf(repository: PaymentsRepository, invoiceId: string): Promise<void> {
+    const invoice = await repository.findInvoice(invoiceId);
+    if (!invoice) throw new Error(`invoice ${invoiceId} does not exist`);
+    await this.pdfOf(invoice);
   }
 
   /** The PDF of an issued invoice: the stored bytes, or rendered from its document and stored. */

@@ -130,6 +130,10 @@ export class PaymentsRepository {
       .executeTakeFirstOrThrow();
   }
 
+  findInvoice(id: string): Promise<InvoiceRow | undefined> {
+    return this.db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   /** The invoice of a payment, only when the payment belongs to the account. */
   invoiceOf(accountId: string, paymentId: string): Promise<InvoiceRow | undefined> {
     return this.db

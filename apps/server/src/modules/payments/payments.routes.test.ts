@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { PaymentInitRequest, PaymentsPage, Settings, TokenResponse } from '@verbatim/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretStore } from '../../platform/crypto/secret-store.js';
@@ -9,6 +12,7 @@ import { signatureHeader } from '../../platform/payments/webhook-signature.js';
 import { pdfText } from '../../test-support/pdf-text.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
+import { waitFor } from '../../test-support/wait.js';
 import { paymentCreditReference } from './payments.service.js';
 
 /** A French private customer: domestic VAT at 20 % on $20 of credit. */
@@ -85,6 +89,7 @@ describe('prepaid credits: checkout, webhooks, history and invoices', () => {
         SELLER_COUNTRY: 'FR',
         SELLER_EMAIL: 'billing@verbatim.test',
       },
+      workers: true,
     });
     const a = await createAccount(runtime, { email: 'alice@example.com' });
     await createAccount(runtime, { email: 'bob@example.com' });
@@ -238,6 +243,14 @@ describe('prepaid credits: checkout, webhooks, history and invoices', () => {
     });
     expect(payment.transactionNumber).toBeTruthy();
 
+    // A worker renders the PDF and keeps it; the download serves those bytes.
+    const stored = path.join(
+      runtime.config.storage.directory,
+      'invoices',
+      aliceId,
+      `${payment.invoiceNumber}.pdf`,
+    );
+    await waitFor(() => existsSync(stored), 'the invoice PDF to be stored');
     const invoice = await runtime.app.inject({
       method: 'GET',
       url: payment.invoiceEnLocation!,
@@ -267,6 +280,7 @@ describe('prepaid credits: checkout, webhooks, history and invoices', () => {
       expect(text).toContain(expected);
     }
 
+    expect(invoice.rawPayload.equals(await readFile(stored))).toBe(true);
     // Stored once: the second download serves the same bytes.
     const again = await runtime.app.inject({
       method: 'GET',

@@ -17,7 +17,9 @@ import {
 import type { Account } from '../accounts/accounts.repository.js';
 import type { CreditsService } from '../credits/credits.service.js';
 import type { VatService } from '../vat/vat.service.js';
+import type { JobQueue } from '../../platform/queue/job-queue.js';
 import type { InvoiceIssuer } from './invoice-issuer.js';
+import { storeInvoicePdfJob } from './invoice.jobs.js';
 import {
   PaymentsRepository,
   type InvoiceRow,
@@ -32,6 +34,7 @@ export interface PaymentsServiceOptions {
   vat: VatService;
   credits: CreditsService;
   invoices: InvoiceIssuer;
+  queue: JobQueue;
   /** The console's address: the provider sends the browser back to its success and billing pages. */
   publicUrl: string;
   productName: string;
@@ -174,7 +177,14 @@ export class PaymentsService {
       }
       return this.#apply(repository, trx, payment, event, log);
     });
-    if (credited) await this.options.invoices.storePdf(credited, log);
+    if (credited) {
+      // After the commit: a failure here only delays the PDF, which a download renders anyway.
+      await this.options.queue
+        .send(storeInvoicePdfJob, { invoiceId: credited.id })
+        .catch((error: unknown) =>
+          log.warn({ err: error, invoice: credited.number }, 'invoice PDF job not queued'),
+        );
+    }
   }
 
   async #apply(
@@ -250,6 +260,11 @@ export class PaymentsService {
         await repository.update(payment.id, { status: 'deleted' });
         return null;
     }
+  }
+
+  /** Job handler: keeps the PDF of an issued invoice in file storage. */
+  storeInvoicePdf(invoiceId: string): Promise<void> {
+    return this.options.invoices.storePdf(this.#repository, invoiceId);
   }
 
   /** `GET /limiter/payments`: one page of the account's payments, newest first. */
