@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import { AppError } from './errors/app-error.js';
-import { buildApp } from './http/app.js';
+import { buildApp, type AppServices } from './http/app.js';
 import { jobDefinitions, startWorkers } from './jobs/registry.js';
 import { AccountsRepository } from './modules/accounts/accounts.repository.js';
 import { AuditLog } from './modules/accounts/audit-log.js';
@@ -15,7 +15,7 @@ import { CreditsService } from './modules/credits/credits.service.js';
 import { InvoiceIssuer } from './modules/payments/invoice-issuer.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { AccountSessionsRepository } from './modules/identity/account-sessions.repository.js';
-import { createIdentity, type Identity } from './modules/identity/identity.module.js';
+import { createIdentity } from './modules/identity/identity.module.js';
 import { AccountMailer } from './modules/mail/account-mailer.js';
 import { MailRepository } from './modules/mail/mail.repository.js';
 import { MailService } from './modules/mail/mail.service.js';
@@ -33,7 +33,7 @@ import { VatService } from './modules/vat/vat.service.js';
 import { ViesRestRegistry } from './modules/vat/vies-registry.js';
 import { Argon2PasswordHasher } from './platform/crypto/password-hasher.js';
 import { SecretStore } from './platform/crypto/secret-store.js';
-import { createPaymentProviders, type PaymentProviders } from './platform/payments/payment-providers.js';
+import { createPaymentProviders } from './platform/payments/payment-providers.js';
 import { openDatabase, type Database } from './platform/db/database.js';
 import { LocalFileStorage } from './platform/storage/local-file-storage.js';
 import { migrateToLatest } from './platform/db/migrator.js';
@@ -42,23 +42,9 @@ import { createMailTransport } from './platform/mail/nodemailer-transport.js';
 import type { JobQueue } from './platform/queue/job-queue.js';
 import { PgBossQueue } from './platform/queue/pg-boss-queue.js';
 
-export interface Services {
-  system: SystemService;
-  externalSignIn: ExternalSignInService;
-  identity: Identity;
-  profile: ProfileService;
-  profilePhotos: ProfilePhotos;
+/** What the HTTP app uses, plus what only the workers use. */
+export interface Services extends AppServices {
   mail: MailService;
-  captcha: CaptchaService;
-  registration: RegistrationService;
-  recovery: RecoveryService;
-  vat: VatService;
-  credits: CreditsService;
-  apiKeys: ApiKeysService;
-  apiAuthentication: ApiAuthenticator;
-  settings: SettingsService;
-  payments: PaymentsService;
-  paymentProviders: PaymentProviders;
 }
 
 export interface Runtime {

@@ -211,9 +211,8 @@ export class PaymentsService {
           await repository.update(payment.id, { status: 'failed', failure_reason: 'amount_mismatch' });
           return null;
         }
-        const paid: PaymentRow = {
-          ...payment,
-          status: 'succeeded',
+        const changes = {
+          status: 'succeeded' as const,
           paid_at: event.occurredAt,
           transaction_number: event.transactionNumber,
           card_brand: event.card?.brand ?? null,
@@ -221,15 +220,7 @@ export class PaymentsService {
           failure_reason: null,
           checkout_completed_at: payment.checkout_completed_at ?? now,
         };
-        await repository.update(payment.id, {
-          status: paid.status,
-          paid_at: paid.paid_at,
-          transaction_number: paid.transaction_number,
-          card_brand: paid.card_brand,
-          card_last4: paid.card_last4,
-          failure_reason: null,
-          checkout_completed_at: paid.checkout_completed_at,
-        });
+        await repository.update(payment.id, changes);
         await this.options.credits.credit(
           {
             accountId: payment.account_id,
@@ -238,7 +229,7 @@ export class PaymentsService {
           },
           trx,
         );
-        const invoice = await this.options.invoices.issue(repository, paid, now);
+        const invoice = await this.options.invoices.issue(repository, { ...payment, ...changes }, now);
         log.info(
           { paymentId: payment.id, invoice: invoice.number, credits: payment.credits_cents },
           'payment credited',

@@ -103,37 +103,14 @@ export function sandboxCheckoutRoutes(options: SandboxCheckoutOptions): FastifyP
     }
     const { session } = opened;
     const lang = pageLanguage(language, session, acceptLanguage);
-    if (opened.status === 'expired') {
-      return {
-        answered: sendPage(
-          reply,
-          410,
-          checkoutNoticePage(lang, 'expired', merchant, session.cancelUrl),
-          session,
-        ),
-      };
-    }
+    // Expired, paid and closed sessions get a notice instead of the form; paid ones lead back to success.
+    const notice = (kind: 'expired' | 'paid' | 'closed', status: number, url: string) => ({
+      answered: sendPage(reply, status, checkoutNoticePage(lang, kind, merchant, url), session),
+    });
+    if (opened.status === 'expired') return notice('expired', 410, session.cancelUrl);
     const state = (await options.sessionState?.(session.sessionId)) ?? 'open';
-    if (state === 'paid') {
-      return {
-        answered: sendPage(
-          reply,
-          200,
-          checkoutNoticePage(lang, 'paid', merchant, session.successUrl),
-          session,
-        ),
-      };
-    }
-    if (state === 'closed') {
-      return {
-        answered: sendPage(
-          reply,
-          410,
-          checkoutNoticePage(lang, 'closed', merchant, session.cancelUrl),
-          session,
-        ),
-      };
-    }
+    if (state === 'paid') return notice('paid', 200, session.successUrl);
+    if (state === 'closed') return notice('closed', 410, session.cancelUrl);
     return { session, lang };
   }
 
