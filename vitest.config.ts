@@ -4,6 +4,6 @@ import { defineConfig } from 'vitest/config';
 // (e2e/vitest.config.ts) because they need the built product.
 export default defineConfig({
   test: {
-    projects: ['packages/contracts', 'apps/server', 'apps/console'],
+    projects: ['packages/contracts', 'packages/speech', 'apps/server', 'apps/console'],
   },
 });

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MeteredProduct } from '@verbatim/contracts';
@@ -32,6 +33,29 @@ const socialLinks = z.string().transform((value, ctx) => {
     links.push({ name, url });
   }
   return links;
+});
+
+/** A whisper.cpp model name as the catalogue spells it: `base-q8_0`, `tiny.en`, `large-v3-turbo`. */
+const modelName = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be a model name such as base-q8_0');
+
+/** `fr=small-q8_0,de=base-q8_0`: the model to use per transcription language. */
+const languageModelMap = z.string().transform((value, ctx) => {
+  const map: Record<string, string> = {};
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const [language = '', model = ''] = entry.split('=').map((part) => part.trim());
+    if (!/^[a-z]{2,3}(-[a-z]+)?$/.test(language) || !modelName.safeParse(model).success) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" is not of the form language=model, such as fr=small-q8_0`,
+      });
+      continue;
+    }
+    map[language] = model;
+  }
+  return map;
 });
 
 const port = z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535);
@@ -187,6 +211,17 @@ const environmentSchema = z.object({
   API_KEYS_PER_ACCOUNT: positiveInt.max(10_000).default(50),
   API_KEY_FAILURES_PER_IP: positiveInt.default(20),
   API_KEY_FAILURE_WINDOW_SECONDS: positiveInt.default(300),
+  SPEECH_MODELS_DIR: z.string().min(1).optional(),
+  SPEECH_MODEL: modelName.default('base-q8_0'),
+  SPEECH_MODEL_EN: modelName.optional(),
+  SPEECH_MODEL_BY_LANGUAGE: languageModelMap.default({}),
+  SPEECH_MODELS_URL: httpUrl.default('https://huggingface.co/ggerganov/whisper.cpp/resolve/main'),
+  SPEECH_MODEL_AUTO_DOWNLOAD: booleanFlag.default(true),
+  SPEECH_WORKERS: positiveInt.max(64).optional(),
+  SPEECH_THREADS: positiveInt.max(64).optional(),
+  SPEECH_QUEUE_LIMIT: nonNegativeInt.max(10_000).default(8),
+  SPEECH_MAX_UPLOAD_BYTES: positiveInt.default(524_288_000),
+  SPEECH_MAX_DURATION_SECONDS: positiveInt.default(4 * 3600),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -302,6 +337,25 @@ export interface Config {
   };
   /** What each metered product costs, per hour of audio, in millionths of a dollar (charged per second). */
   prices: { microsPerHour: Record<MeteredProduct, number> };
+  speech: {
+    /** Folder of whisper.cpp ggml model files. */
+    modelsDir: string;
+    /** Model used when no per-language choice applies. */
+    defaultModel: string;
+    /** Per-language choices (`en` from SPEECH_MODEL_EN, others from SPEECH_MODEL_BY_LANGUAGE). */
+    modelByLanguage: Record<string, string>;
+    /** Where `models download` fetches official ggml files from (`<url>/ggml-<name>.bin`). */
+    downloadBaseUrl: string;
+    /** Download the default model at start-up when the folder has no usable model. */
+    autoDownload: boolean;
+    /** Recogniser worker threads, and CPU threads each one gives whisper.cpp. */
+    workers: number;
+    threadsPerWorker: number;
+    /** Transcriptions waiting for a worker before new ones are refused with SPEECH_BUSY. */
+    queueLimit: number;
+    maxUploadBytes: number;
+    maxDurationSeconds: number;
+  };
   apiKeys: {
     /** Keys an account may hold at once (revoked ones do not count). */
     maxPerAccount: number;
@@ -452,12 +506,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
         ws_prerecorded: e.PRICE_WS_PRERECORDED_USD_PER_HOUR,
       },
     },
+    speech: {
+      modelsDir: path.resolve(e.SPEECH_MODELS_DIR ?? path.join(dataDir, 'models')),
+      defaultModel: e.SPEECH_MODEL,
+      modelByLanguage: {
+        ...e.SPEECH_MODEL_BY_LANGUAGE,
+        ...(e.SPEECH_MODEL_EN ? { en: e.SPEECH_MODEL_EN } : {}),
+      },
+      downloadBaseUrl: e.SPEECH_MODELS_URL.replace(/\/+$/, ''),
+      autoDownload: e.SPEECH_MODEL_AUTO_DOWNLOAD,
+      ...speechPoolSize(e.SPEECH_WORKERS, e.SPEECH_THREADS),
+      queueLimit: e.SPEECH_QUEUE_LIMIT,
+      maxUploadBytes: e.SPEECH_MAX_UPLOAD_BYTES,
+      maxDurationSeconds: e.SPEECH_MAX_DURATION_SECONDS,
+    },
     apiKeys: {
       maxPerAccount: e.API_KEYS_PER_ACCOUNT,
       failuresPerIp: e.API_KEY_FAILURES_PER_IP,
       failureWindowSeconds: e.API_KEY_FAILURE_WINDOW_SECONDS,
     },
   };
+}
+
+/**
+ * Fills the machine's cores without oversubscribing them: whisper.cpp scales well up to about four
+ * threads per decode, so a larger machine gets more workers rather than wider ones.
+ */
+function speechPoolSize(
+  workers: number | undefined,
+  threads: number | undefined,
+): { workers: number; threadsPerWorker: number } {
+  const cores = Math.max(1, os.availableParallelism());
+  const threadsPerWorker = threads ?? Math.max(1, Math.min(4, workers ? Math.floor(cores / workers) : cores));
+  return { workers: workers ?? Math.max(1, Math.floor(cores / threadsPerWorker)), threadsPerWorker };
 }
 
 /** Variables that only make sense together: one without the other is a mistake worth stopping for. */

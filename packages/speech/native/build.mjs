@@ -1,0 +1,28 @@
+// Builds the whisper.cpp addon (Rust, through whisper-rs and napi-rs) into native/verbatim-whisper.node.
+// Cargo rebuilds only what changed, so this is quick after the first build (~1–2 minutes).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cargo = spawnSync('cargo', ['--version'], { encoding: 'utf8' });
+if (cargo.status !== 0) {
+  console.error(
+    'The speech engine needs a Rust toolchain to build whisper.cpp (cargo, plus cmake and a C++ compiler).\n' +
+      'Install Rust with rustup (https://rustup.rs) or your distribution (apt-get install -y cargo cmake g++), then run npm run build again.',
+  );
+  process.exit(1);
+}
+const build = spawnSync('cargo', ['build', '--release', '--quiet'], {
+  cwd: here,
+  stdio: 'inherit',
+  env: { ...process.env, WHISPER_DONT_GENERATE_BINDINGS: '1' },
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+const built = path.join(here, 'target', 'release', 'libverbatim_whisper.so');
+if (!existsSync(built)) {
+  console.error(`cargo finished but ${built} is missing`);
+  process.exit(1);
+}
+copyFileSync(built, path.join(here, 'verbatim-whisper.node'));
