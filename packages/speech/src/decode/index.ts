@@ -1,0 +1,9 @@
+export { checkFfmpeg, type FfmpegCheck } from './check-ffmpeg.js';
+export {
+  decodeAudio,
+  defaultDecodeTimeoutMs,
+  speechSampleRate,
+  type DecodeAudioOptions,
+} from './decode-audio.js';
+export { ffmpegBinariesFromEnv, type FfmpegBinaries } from './ffmpeg-binaries.js';
+export { probeMedia, type MediaProbe, type ProbeMediaOptions } from './probe-media.js';
