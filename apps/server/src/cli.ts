@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: refuses an unsupported Node.js before any dependency loads.
+import './supported-runtime.js';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
