@@ -3,7 +3,7 @@ import { AppError } from '../../errors/app-error.js';
 import { accountOfAccessToken } from '../../http/authenticate.js';
 import type { Account, AccountsRepository } from '../accounts/accounts.repository.js';
 import type { AccessTokenVerifier } from '../identity/access-token-verifier.js';
-import { looksLikeApiKey } from './api-key-secret.js';
+import { hashApiKeySecret, looksLikeApiKey } from './api-key-secret.js';
 import type { ApiKeysService } from './api-keys.service.js';
 import type { ApiKeyRecord } from './api-keys.repository.js';
 import type { FailedAttempts } from './failed-attempts.js';
@@ -29,8 +29,8 @@ const missingCredential =
  * The one authentication of the public API: a console access token (a JWT of the identity
  * provider) or an API key, told apart by the key's `vbt_` prefix, sent as
  * `Authorization: Bearer …` or `x-api-key: …` (and, for the streaming socket, where browsers
- * cannot set headers, as the `accessToken` query parameter). Failed API key attempts are limited
- * per client address.
+ * cannot set headers, as the `accessToken` query parameter). Failed API key attempts are throttled
+ * per client address; valid keys never are.
  */
 export class ApiAuthenticator {
   constructor(
@@ -56,7 +56,10 @@ export class ApiAuthenticator {
     return principal;
   }
 
-  /** UNAUTHENTICATED for a missing or bad credential; RATE_LIMITED after too many bad keys from `address`. */
+  /**
+   * UNAUTHENTICATED for a missing or bad credential; RATE_LIMITED for a bad key once `address` has
+   * sent too many. A valid key is accepted whatever the address sent before.
+   */
   async authenticate(
     credential: string | undefined,
     address: string,
@@ -67,18 +70,18 @@ export class ApiAuthenticator {
       const { account, grantId } = await accountOfAccessToken(this.verifier, this.accounts, credential);
       return { account, apiKey: null, ...(grantId ? { grantId } : {}) };
     }
+    // Only failures are throttled: a valid key is looked up and accepted from a throttled address
+    // too (see FailedAttempts for what the throttle protects).
     const waitMs = this.failures.retryAfterMs(address);
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      reply?.header('retry-after', String(seconds));
-      throw new AppError('RATE_LIMITED', `Too many failed API key attempts. Try again in ${seconds} s.`);
-    }
-    const authenticated = await this.apiKeys.authenticate(credential);
-    if (!authenticated) {
-      this.failures.recordFailure(address);
+    const keyHash = hashApiKeySecret(credential);
+    if (waitMs > 0 && this.failures.failedBefore(address, keyHash)) throw tooManyFailures(waitMs, reply);
+    const checked = await this.apiKeys.check(credential);
+    if (!checked.valid) {
+      this.failures.recordFailure(address, checked.hopeless ? keyHash : undefined);
+      if (waitMs > 0) throw tooManyFailures(waitMs, reply);
       throw new AppError('UNAUTHENTICATED', 'This API key is not valid: it is unknown, revoked or expired.');
     }
-    return { account: authenticated.account, apiKey: authenticated.key };
+    return { account: checked.account, apiKey: checked.key };
   }
 
   #attach(request: FastifyRequest, principal: ApiPrincipal): void {
@@ -86,6 +89,15 @@ export class ApiAuthenticator {
     if (principal.apiKey) request.apiKey = principal.apiKey;
     if (principal.grantId) request.grantId = principal.grantId;
   }
+}
+
+function tooManyFailures(waitMs: number, reply: FastifyReply | undefined): AppError {
+  const seconds = Math.ceil(waitMs / 1000);
+  reply?.header('retry-after', String(seconds));
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many failed API key attempts from this address. Try again in ${seconds} s; a valid key is accepted meanwhile.`,
+  );
 }
 
 /**

@@ -6,11 +6,11 @@ import {
   usagesSchema,
 } from '@verbatim/contracts';
 import type { FastifyRequest } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../errors/app-error.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
-import { hashApiKeySecret } from './api-key-secret.js';
+import { generateApiKeySecret, hashApiKeySecret } from './api-key-secret.js';
 
 /** Each test sends from its own client address, so the failed-attempt limit of one does not reach another. */
 let nextAddress = 1;
@@ -210,28 +210,70 @@ describe('API keys', () => {
     expect((await withKey(madeUp)).statusCode).toBe(401);
   });
 
-  it('limits failed key attempts per client address, without locking others out', async () => {
+  it('throttles failing key attempts per client address, never a valid key from that address', async () => {
     const { headers } = await signedIn();
     const { apiKey } = await generate(headers);
-    const attacker = newAddress();
-    const bad = `vbt_live_${'B'.repeat(49)}`;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const response = await request('GET', '/settings', { 'x-api-key': bad }, { remoteAddress: attacker });
-      expect(response.statusCode).toBe(401);
-    }
-    const limited = await request('GET', '/settings', { 'x-api-key': bad }, { remoteAddress: attacker });
+    const office = newAddress();
+    const fromOffice = (key: string) =>
+      request('GET', '/settings', { 'x-api-key': key }, { remoteAddress: office });
+    // A misconfigured client behind the office's NAT: a well-formed key that does not exist.
+    const staleKey = generateApiKeySecret().secret;
+    for (let attempt = 0; attempt < 5; attempt++) expect((await fromOffice(staleKey)).statusCode).toBe(401);
+    const limited = await fromOffice(staleKey);
     expect(limited.statusCode).toBe(429);
-    expect(limited.json<{ code: string }>().code).toBe('RATE_LIMITED');
+    expect(apiErrorSchema.parse(limited.json()).code).toBe('RATE_LIMITED');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    // Even a good key waits from that address; another address and console tokens are not affected.
-    expect(
-      (await request('GET', '/settings', { 'x-api-key': apiKey }, { remoteAddress: attacker })).statusCode,
-    ).toBe(429);
-    expect((await request('GET', '/settings', headers, { remoteAddress: attacker })).statusCode).toBe(200);
-    expect(
-      (await request('GET', '/settings', { 'x-api-key': apiKey }, { remoteAddress: newAddress() }))
-        .statusCode,
-    ).toBe(200);
+
+    // A colleague's valid key from the same address keeps working, request after request, while the
+    // misconfigured client stays throttled in between.
+    for (let round = 0; round < 3; round++) {
+      expect((await fromOffice(apiKey)).statusCode).toBe(200);
+      expect((await fromOffice(staleKey)).statusCode).toBe(429);
+    }
+    // Another bad key is throttled too; console tokens and other addresses are not affected.
+    expect((await fromOffice(generateApiKeySecret().secret)).statusCode).toBe(429);
+    expect((await fromOffice(`vbt_live_${'B'.repeat(49)}`)).statusCode).toBe(429);
+    expect((await request('GET', '/settings', headers, { remoteAddress: office })).statusCode).toBe(200);
+    const elsewhere = await request(
+      'GET',
+      '/settings',
+      { 'x-api-key': staleKey },
+      { remoteAddress: newAddress() },
+    );
+    expect(elsewhere.statusCode).toBe(401);
+  });
+
+  it('answers a repeated hopeless key from a throttled address from memory, without a key lookup', async () => {
+    const address = newAddress();
+    const staleKey = generateApiKeySecret().secret;
+    const send = () => request('GET', '/settings', { 'x-api-key': staleKey }, { remoteAddress: address });
+    const lookups = vi.spyOn(runtime.services.apiKeys, 'check');
+    try {
+      for (let attempt = 0; attempt < 5; attempt++) expect((await send()).statusCode).toBe(401);
+      expect(lookups).toHaveBeenCalledTimes(5);
+      for (let attempt = 0; attempt < 10; attempt++) expect((await send()).statusCode).toBe(429);
+      expect(lookups).toHaveBeenCalledTimes(5);
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+
+  it('accepts the key of an account activated while its address is throttled', async () => {
+    const { account, headers } = await signedIn();
+    const { apiKey } = await generate(headers);
+    const address = newAddress();
+    const send = (key: string) =>
+      request('GET', '/settings', { 'x-api-key': key }, { remoteAddress: address });
+    const setStatus = (status: 'active' | 'inactive') =>
+      runtime.database.db.updateTable('accounts').set({ status }).where('id', '=', account.id).execute();
+    const staleKey = generateApiKeySecret().secret;
+    for (let attempt = 0; attempt < 5; attempt++) expect((await send(staleKey)).statusCode).toBe(401);
+    await setStatus('inactive');
+    // Refused while the account is inactive, but not remembered as hopeless: it may become valid.
+    expect((await send(apiKey)).statusCode).toBe(429);
+    expect((await send(apiKey)).statusCode).toBe(429);
+    await setStatus('active');
+    expect((await send(apiKey)).statusCode).toBe(200);
   });
 
   it('holds a limited number of keys per account', async () => {

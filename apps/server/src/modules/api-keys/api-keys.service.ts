@@ -21,6 +21,11 @@ export interface ApiKeyAuthentication {
   key: ApiKeyRecord;
 }
 
+/** What `ApiKeysService.check` found: the key and its account, or whether the refusal is final. */
+export type ApiKeyCheck =
+  | ({ valid: true } & ApiKeyAuthentication)
+  | { valid: false; /** The secret can never become valid. */ hopeless: boolean };
+
 export function apiKeyStatus(key: ApiKeyRecord, now = new Date()): ApiKeyStatus {
   if (key.revoked_at !== null) return 'revoked';
   if (key.expires_at !== null && key.expires_at <= now) return 'expired';
@@ -94,18 +99,26 @@ export class ApiKeysService {
    * undefined otherwise. Nothing is cached: a revocation is refused from the next request on.
    */
   async authenticate(secret: string): Promise<ApiKeyAuthentication | undefined> {
-    if (!isWellFormedApiKey(secret)) return undefined;
+    const checked = await this.check(secret);
+    return checked.valid ? { account: checked.account, key: checked.key } : undefined;
+  }
+
+  /**
+   * As `authenticate`, and for a refused secret whether it can ever become valid: a malformed,
+   * unknown, revoked or expired key cannot; the key of an account that is not active (yet) can.
+   */
+  async check(secret: string): Promise<ApiKeyCheck> {
+    if (!isWellFormedApiKey(secret)) return { valid: false, hopeless: true };
     const found = await this.#keys.findWithAccountByHash(hashApiKeySecret(secret));
     const now = new Date();
-    if (!found || apiKeyStatus(found.key, now) !== 'active' || found.account.status !== 'active') {
-      return undefined;
-    }
+    if (!found || apiKeyStatus(found.key, now) !== 'active') return { valid: false, hopeless: true };
+    if (found.account.status !== 'active') return { valid: false, hopeless: false };
     const { key, account } = found;
     if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() >= lastUseResolutionMs) {
       await this.#keys.touch(key.id, now);
       key.last_used_at = now;
     }
-    return { account, key };
+    return { valid: true, account, key };
   }
 }
 

@@ -28,4 +28,20 @@ describe('FailedAttempts', () => {
     expect(attempts.retryAfterMs('b')).toBeGreaterThan(0);
     expect(attempts.retryAfterMs('c')).toBeGreaterThan(0);
   });
+
+  it('remembers hopeless keys per address for the window only, and only a few of them', () => {
+    let now = 0;
+    const attempts = new FailedAttempts({ maxFailures: 2, windowMs: 60_000 }, () => now);
+    const hash = (n: number) => n.toString(16).padStart(4, '0').padEnd(64, 'a');
+    attempts.recordFailure('10.0.0.1', hash(1));
+    attempts.recordFailure('10.0.0.1');
+    expect(attempts.failedBefore('10.0.0.1', hash(1))).toBe(true);
+    expect(attempts.failedBefore('10.0.0.2', hash(1))).toBe(false);
+    for (let n = 2; n <= 20; n++) attempts.recordFailure('10.0.0.1', hash(n));
+    expect(attempts.failedBefore('10.0.0.1', hash(8))).toBe(true);
+    expect(attempts.failedBefore('10.0.0.1', hash(9))).toBe(false);
+    now += 60_000;
+    expect(attempts.failedBefore('10.0.0.1', hash(1))).toBe(false);
+    expect(attempts.retryAfterMs('10.0.0.1')).toBe(0);
+  });
 });
