@@ -36,6 +36,8 @@ export async function startProductServer(
     cwd: repoRoot,
     env: {
       ...process.env,
+      // Journeys never reach the network: no model download at start-up.
+      SPEECH_MODEL_AUTO_DOWNLOAD: 'false',
       ...options.env,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -6,6 +6,8 @@ export * from './identity.js';
 export * from './payments.js';
 export * from './profile.js';
 export * from './settings.js';
+export * from './openai-audio.js';
 export * from './system.js';
+export * from './transcripts.js';
 export * from './validation-messages.js';
 export * from './vat.js';

@@ -20,6 +20,17 @@ export const readinessSchema = z
     checks: z.object({
       database: readinessCheckSchema.extend({ latencyMs: z.number().nonnegative().optional() }),
       migrations: readinessCheckSchema.extend({ pending: z.array(z.string()) }),
+      /**
+       * The speech engine: ffmpeg found and a usable model installed. Reported, but not part of
+       * `status`: without a model the node still serves accounts, billing and the console, and
+       * `detail` says how to add one.
+       */
+      speech: readinessCheckSchema.extend({
+        models: z.array(z.string()).describe('Usable models installed.'),
+        workers: z.int().nonnegative(),
+        busy: z.int().nonnegative(),
+        waiting: z.int().nonnegative(),
+      }),
     }),
   })
   .meta({ id: 'Readiness' });

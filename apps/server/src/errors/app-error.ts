@@ -35,6 +35,15 @@ const statusByCode = {
   PAYMENT_AMOUNT_CHANGED: 409,
   RATE_LIMITED: 429,
   NOT_READY: 503,
+  // A media file, but no audio track (or a codec nobody can decode).
+  UNSUPPORTED_MEDIA: 415,
+  UNSUPPORTED_LANGUAGE: 400,
+  RECORDING_TOO_LONG: 413,
+  // No model installed, or ffmpeg missing: the operator must act (the message says how).
+  SPEECH_UNAVAILABLE: 503,
+  // Every recogniser busy and the line full: retry after the Retry-After header.
+  SPEECH_BUSY: 503,
+  TRANSCRIPTION_FAILED: 500,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 
@@ -46,12 +55,16 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ValidationIssue[],
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(message, options);
     this.name = 'AppError';
     this.statusCode = statusByCode[code];
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
+
+  /** Sent as the Retry-After header (SPEECH_BUSY, RATE_LIMITED). */
+  readonly retryAfterSeconds: number | undefined;
 }
 
 export function httpStatusOf(code: ErrorCode): number {

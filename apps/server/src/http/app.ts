@@ -1,3 +1,4 @@
+import path from 'node:path';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -35,12 +36,16 @@ import type { RegistrationService } from '../modules/registration/registration.s
 import { settingsRoutes } from '../modules/settings/settings.routes.js';
 import type { SettingsService } from '../modules/settings/settings.service.js';
 import { systemRoutes } from '../modules/system/system.routes.js';
+import { openAiTranscriptionRoutes } from '../modules/transcripts/openai-transcriptions.routes.js';
+import type { TranscriptionService } from '../modules/transcripts/transcription.service.js';
+import { transcriptsRoutes } from '../modules/transcripts/transcripts.routes.js';
 import { vatRoutes } from '../modules/vat/vat.routes.js';
 import type { VatService } from '../modules/vat/vat.service.js';
 import type { SystemService } from '../modules/system/system.service.js';
 import { registerConsole } from './console-static.js';
 import { registerErrorHandler } from './error-handler.js';
 import { registerOpenApi } from './openapi.js';
+import { PublicAddress, registerPublicAddressChecks } from './public-address.js';
 import { requestIdOf } from './request-id.js';
 import { recordRoutes } from './route-list.js';
 
@@ -60,6 +65,7 @@ export interface AppServices {
   settings: SettingsService;
   payments: PaymentsService;
   paymentProviders: PaymentProviders;
+  transcription: TranscriptionService;
 }
 
 export async function buildApp(
@@ -102,6 +108,8 @@ export async function buildApp(
   });
 
   registerErrorHandler(app);
+  const publicAddress = new PublicAddress(config.http.publicUrl, app.log);
+  registerPublicAddressChecks(app, publicAddress);
 
   const captchaSources = captchaContentSources(config.accounts.captcha);
   await app.register(helmet, {
@@ -156,6 +164,16 @@ export async function buildApp(
   const authenticateApi = services.apiAuthentication.hook;
   await app.register(apiKeyRoutes(services.apiKeys, consoleSession), { prefix: '/api/v1' });
   await app.register(creditsRoutes(services.credits, authenticateApi), { prefix: '/api/v1' });
+  const uploads = {
+    directory: path.join(config.dataDir, 'tmp', 'uploads'),
+    maxBytes: config.speech.maxUploadBytes,
+  };
+  await app.register(transcriptsRoutes(services.transcription, authenticateApi, uploads), {
+    prefix: '/api/v1',
+  });
+  await app.register(openAiTranscriptionRoutes(services.transcription, authenticateApi, uploads), {
+    prefix: '/api/v1',
+  });
   await app.register(settingsRoutes(services.settings, { authenticateApi, consoleSession }), {
     prefix: '/api/v1',
   });
@@ -174,6 +192,6 @@ export async function buildApp(
       }),
     );
   }
-  await registerConsole(app, config.console.directory);
+  await registerConsole(app, config.console.directory, publicAddress);
   return app;
 }

@@ -63,6 +63,8 @@ export function toAppError(error: unknown): AppError | undefined {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(error);
+    if (appError?.retryAfterSeconds !== undefined)
+      reply.header('retry-after', String(appError.retryAfterSeconds));
     if (appError && appError.statusCode < 500) {
       if (appError.statusCode === 429) request.log.warn({ code: appError.code }, 'rate limited');
       return reply.status(appError.statusCode).send({
@@ -72,7 +74,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       });
     }
     const errorId = request.id;
-    request.log.error({ err: error, errorId }, 'request failed');
+    // A full or unavailable speech engine is a state the operator sees in /ready, not a failure.
+    if (appError?.statusCode === 503) request.log.warn({ code: appError.code, errorId }, appError.message);
+    else request.log.error({ err: error, errorId }, 'request failed');
     const status = appError?.statusCode ?? 500;
     return reply.status(status).send({
       code: appError?.code ?? 'INTERNAL_ERROR',

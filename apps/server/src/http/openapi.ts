@@ -3,8 +3,25 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The OpenAPI requestBody of a route whose body is not JSON (raw audio, multipart with a
+     * streamed file): such bodies are read by the handler, so no zod schema validates them, but
+     * the document still states exactly what the route accepts.
+     */
+    openApiRequestBody?: Record<string, unknown>;
+  }
+}
+
 /** The OpenAPI document, generated from the routes' zod schemas, and its docs page. */
 export async function registerOpenApi(app: FastifyInstance, info: { title: string; version: string }) {
+  const documentedBodies = new Map<string, Record<string, unknown>>();
+  app.addHook('onRoute', (route) => {
+    const body = route.config?.openApiRequestBody;
+    if (!body) return;
+    for (const method of [route.method].flat()) documentedBodies.set(`${method.toLowerCase()} ${route.url}`, body);
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -37,7 +54,18 @@ export async function registerOpenApi(app: FastifyInstance, info: { title: strin
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (document) => {
+      const transformed = jsonSchemaTransformObject(document) as {
+        paths?: Record<string, Record<string, { requestBody?: unknown }>>;
+      };
+      for (const [key, body] of documentedBodies) {
+        const [method = '', url = ''] = key.split(' ');
+        const openApiPath = url.replace(/:(\w+)/g, '{$1}');
+        const operation = transformed.paths?.[openApiPath]?.[method];
+        if (operation) operation.requestBody = body;
+      }
+      return transformed as ReturnType<typeof jsonSchemaTransformObject>;
+    },
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',

@@ -31,7 +31,14 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
   const dataDir = await mkdtemp(path.join(tmpdir(), 'verbatim-test-'));
   const database = await createTestDatabase();
   const config = loadConfig(
-    { NODE_ENV: 'test', DATA_DIR: dataDir, CONSOLE_DIR: path.join(dataDir, 'no-console'), ...options.env },
+    {
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      CONSOLE_DIR: path.join(dataDir, 'no-console'),
+      // Tests never reach the network; those that transcribe point SPEECH_MODELS_DIR at ../shared/models.
+      SPEECH_MODEL_AUTO_DOWNLOAD: 'false',
+      ...options.env,
+    },
     '0.0.0-test',
   );
   config.database = database.config;

@@ -216,6 +216,11 @@ impl WhisperModel {
             }
         }
 
+        if language == "auto" {
+            if let Some(audio_context) = options.audio_context.filter(|frames| *frames > 0) {
+                prime_audio_context(state, audio_context, options.threads.unwrap_or(2).max(1));
+            }
+        }
         let outcome = state.full(params, &samples);
         let aborted = abort_flag
             .as_ref()
@@ -236,6 +241,25 @@ impl WhisperModel {
             aborted: false,
         })
     }
+}
+
+/// whisper.cpp detects the language before it applies `audio_ctx`, with whatever encoder context the
+/// state's previous run left (the full 30 s on a fresh state): detecting on a 5 s window would cost
+/// a 30 s encode. A run on 110 ms of silence records the context and stops before encoding
+/// anything (whisper.cpp 1.7: 10 mel frames pass its "too short" check and end its main loop at
+/// once), so detection then encodes only the window's own frames.
+fn prime_audio_context(state: &mut WhisperState, audio_context: i32, threads: i32) {
+    const PRIMING_SAMPLES: usize = 1_780;
+    let silence = vec![0.0f32; PRIMING_SAMPLES];
+    let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+    params.set_language(Some("en"));
+    params.set_n_threads(threads);
+    params.set_audio_ctx(audio_context);
+    params.set_print_progress(false);
+    params.set_print_realtime(false);
+    params.set_print_special(false);
+    params.set_print_timestamps(false);
+    let _ = state.full(params, &silence);
 }
 
 struct WordInProgress {

@@ -80,36 +80,7 @@ export class CreditsService {
       const existing = await ledger.findByReference(accountId, reference);
       if (existing) return replay(existing, 'usage', ledger);
 
-      if (apiKeyId !== null) {
-        const key = await trx
-          .selectFrom('api_keys')
-          .select(['account_id', 'monthly_cap_cents', 'revoked_at', 'expires_at'])
-          .where('id', '=', apiKeyId)
-          .executeTakeFirst();
-        if (!key || key.account_id !== accountId) {
-          throw new AppError('FORBIDDEN', 'This API key does not belong to the account charged.');
-        }
-        if (key.revoked_at !== null || (key.expires_at !== null && key.expires_at <= new Date())) {
-          throw new AppError('UNAUTHENTICATED', 'This API key has been revoked or has expired.');
-        }
-        if (key.monthly_cap_cents !== null) {
-          const spent = await ledger.spentByKeySince(apiKeyId, monthStart(new Date()));
-          if (spent + amount > centsToMicros(key.monthly_cap_cents)) {
-            throw new AppError(
-              'API_KEY_CAP_REACHED',
-              `This API key has reached its monthly spending cap of $${dollars(key.monthly_cap_cents)}.`,
-            );
-          }
-        }
-      }
-
-      const balance = await ledger.balanceMicros(accountId);
-      if (balance - amount < 0) {
-        throw new AppError(
-          'INSUFFICIENT_CREDIT',
-          `The credit left ($${dollars(creditMicrosToCents(balance))}) does not cover this ($${dollars(usageMicrosToCents(amount))}). Please top up.`,
-        );
-      }
+      const balance = await this.#assertAffordable(ledger, trx, accountId, apiKeyId, amount);
       const entry = await ledger.insert({
         account_id: accountId,
         kind: 'usage',
@@ -122,6 +93,63 @@ export class CreditsService {
       });
       return { entry, replayed: false, balanceMicros: balance - amount };
     });
+  }
+
+  /**
+   * Refuses, before any work is done, what the account (or the key's monthly cap) could not pay
+   * for: the same checks as {@link charge}, without recording anything. A charge made after the
+   * work may still be refused if the balance was spent meanwhile.
+   */
+  async assertAffordable(request: Omit<ChargeRequest, 'reference'>): Promise<void> {
+    const amount = costMicros(billedSeconds(request.seconds), this.pricesMicrosPerHour[request.product]);
+    await this.#assertAffordable(
+      new LedgerRepository(this.db),
+      this.db,
+      request.accountId,
+      request.apiKeyId,
+      amount,
+    );
+  }
+
+  /** The key's validity and monthly cap, then the balance; answers the balance before `amount`. */
+  async #assertAffordable(
+    ledger: LedgerRepository,
+    trx: Db,
+    accountId: string,
+    apiKeyId: string | null,
+    amount: number,
+  ): Promise<number> {
+    if (apiKeyId !== null) {
+      const key = await trx
+        .selectFrom('api_keys')
+        .select(['account_id', 'monthly_cap_cents', 'revoked_at', 'expires_at'])
+        .where('id', '=', apiKeyId)
+        .executeTakeFirst();
+      if (!key || key.account_id !== accountId) {
+        throw new AppError('FORBIDDEN', 'This API key does not belong to the account charged.');
+      }
+      if (key.revoked_at !== null || (key.expires_at !== null && key.expires_at <= new Date())) {
+        throw new AppError('UNAUTHENTICATED', 'This API key has been revoked or has expired.');
+      }
+      if (key.monthly_cap_cents !== null) {
+        const spent = await ledger.spentByKeySince(apiKeyId, monthStart(new Date()));
+        if (spent + amount > centsToMicros(key.monthly_cap_cents)) {
+          throw new AppError(
+            'API_KEY_CAP_REACHED',
+            `This API key has reached its monthly spending cap of $${dollars(key.monthly_cap_cents)}.`,
+          );
+        }
+      }
+    }
+
+    const balance = await ledger.balanceMicros(accountId);
+    if (balance - amount < 0) {
+      throw new AppError(
+        'INSUFFICIENT_CREDIT',
+        `The credit left ($${dollars(creditMicrosToCents(balance))}) does not cover this ($${dollars(usageMicrosToCents(amount))}). Please top up.`,
+      );
+    }
+    return balance;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { ConsoleConfig, Health, Readiness } from '@verbatim/contracts';
+import type { SpeechEngine } from '@verbatim/speech';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../platform/db/database.js';
@@ -10,6 +11,7 @@ export class SystemService {
   constructor(
     private readonly config: Config,
     private readonly database: Database,
+    private readonly speech: SpeechEngine,
   ) {}
 
   health(): Health {
@@ -44,7 +46,19 @@ export class SystemService {
       migrations.ok = false;
       migrations.detail = 'database unreachable';
     }
-    return { status: database.ok && migrations.ok ? 'ready' : 'not_ready', checks: { database, migrations } };
+    const engine = this.speech.status();
+    const speech: Readiness['checks']['speech'] = {
+      ok: engine.ready,
+      ...(engine.problem ? { detail: engine.problem } : {}),
+      models: engine.models.filter((model) => model.info).map((model) => model.name),
+      workers: engine.workers,
+      busy: engine.busy,
+      waiting: engine.waiting,
+    };
+    return {
+      status: database.ok && migrations.ok ? 'ready' : 'not_ready',
+      checks: { database, migrations, speech },
+    };
   }
 
   consoleConfig(): ConsoleConfig {

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * The OpenAI-compatible transcription route (`POST /audio/transcriptions`): the fields of OpenAI's
+ * API reference, so that OpenAI SDK clients work by changing their base URL.
+ */
+export const openAiResponseFormats = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
+
+export const openAiTranscriptionFieldsSchema = z.object({
+  model: z
+    .string()
+    .max(100)
+    .default('whisper-1')
+    .describe('Accepted for compatibility (whisper-1, or a local model name).'),
+  language: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^([a-z]{2,3}|fr-medical)$/, 'must be an ISO 639-1 language code such as en')
+    .optional(),
+  prompt: z.string().max(1000).optional(),
+  response_format: z.enum(openAiResponseFormats).default('json'),
+  temperature: z.coerce.number().min(0).max(1).default(0),
+  'timestamp_granularities[]': z.array(z.enum(['word', 'segment'])).optional(),
+});
+export type OpenAiTranscriptionFields = z.infer<typeof openAiTranscriptionFieldsSchema>;
+
+export const openAiWordSchema = z.object({ word: z.string(), start: z.number(), end: z.number() });
+export const openAiSegmentSchema = z.object({
+  id: z.int(),
+  seek: z.int(),
+  start: z.number(),
+  end: z.number(),
+  text: z.string(),
+  tokens: z.array(z.int()),
+  temperature: z.number(),
+  avg_logprob: z.number(),
+  compression_ratio: z.number(),
+  no_speech_prob: z.number(),
+});
+
+export const openAiTranscriptionSchema = z.object({ text: z.string() }).meta({ id: 'OpenAiTranscription' });
+
+export const openAiVerboseTranscriptionSchema = z
+  .object({
+    task: z.literal('transcribe'),
+    language: z.string(),
+    duration: z.number(),
+    text: z.string(),
+    segments: z.array(openAiSegmentSchema).optional(),
+    words: z.array(openAiWordSchema).optional(),
+  })
+  .meta({ id: 'OpenAiVerboseTranscription' });
+
+/** OpenAI's error body, answered beside the product's own `{code, message}`. */
+export const openAiErrorSchema = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    error: z.object({
+      message: z.string(),
+      type: z.string(),
+      param: z.string().nullable(),
+      code: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'OpenAiError' });

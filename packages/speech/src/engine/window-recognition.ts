@@ -1,0 +1,135 @@
+import type { NativeSegment, NativeTranscribeOptions } from '../recogniser/native-addon.js';
+import type { Recogniser } from '../recogniser/recogniser-pool.js';
+import type { TranscriptSegment, TranscriptWord } from '../transcript.js';
+import { isNonSpeechSegment, looksLikeLoop, withoutSoundAnnotations } from './hallucination-guards.js';
+
+const sampleRate = 16_000;
+/** Whisper's encoder sees 50 frames per second of audio, 1500 for its full 30 s. */
+const encoderFramesPerSecond = 50;
+const fullEncoderContext = 1500;
+/** Frames beyond the audio: without them the last word of a window is sometimes lost. */
+const encoderContextMargin = 64;
+/** Characters of earlier text carried into the next window's prompt. */
+const promptCarryCharacters = 220;
+
+export interface DecodingChoices {
+  /** 1 = greedy (with whisper.cpp's temperature fallback); more = beam search. */
+  beamSize: number;
+  /** Cut the encoder's context to the window's length (much faster on short windows). */
+  fitEncoderContext: boolean;
+}
+
+export interface WindowRequest {
+  modelPath: string;
+  /** Seconds from the start of the recording. */
+  start: number;
+  samples: Float32Array;
+  /** The recogniser's language, or undefined to detect it. */
+  language: string | undefined;
+  /** Fixed prompt (the caller's, or a vocabulary) placed before the carried text. */
+  prompt: string;
+  /** Text of the previous windows, for context. */
+  previousText: string;
+  signal?: AbortSignal;
+}
+
+export interface WindowResult {
+  language: string;
+  segments: Omit<TranscriptSegment, 'id'>[];
+  /** Text to carry into the next window's prompt ('' after a loop, so it does not spread). */
+  carryText: string;
+  recogniseMilliseconds: number;
+}
+
+function encoderContextFor(samples: number): number {
+  const frames = Math.ceil((samples / sampleRate) * encoderFramesPerSecond) + encoderContextMargin;
+  return Math.min(fullEncoderContext, frames);
+}
+
+function roundMs(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
+
+function toSegment(
+  native: NativeSegment,
+  windowStart: number,
+  windowEnd: number,
+): Omit<TranscriptSegment, 'id'> {
+  const clamp = (ms: number) => roundMs(Math.min(windowEnd, Math.max(windowStart, windowStart + ms / 1000)));
+  const start = clamp(native.start);
+  const end = Math.max(start, clamp(native.end));
+  let previousEnd = start;
+  const words: TranscriptWord[] = [];
+  for (const word of native.words) {
+    const text = withoutSoundAnnotations(word.text);
+    if (!text) continue;
+    // Token timestamps are estimates: keep them inside the segment and in order.
+    const wordStart = Math.min(end, Math.max(previousEnd, clamp(word.start)));
+    const wordEnd = Math.min(end, Math.max(wordStart, clamp(word.end)));
+    previousEnd = wordStart;
+    words.push({
+      start: wordStart,
+      end: wordEnd,
+      text,
+      confidence: Math.round(word.probability * 1000) / 1000,
+    });
+  }
+  return { start, end, text: withoutSoundAnnotations(native.text), words };
+}
+
+/**
+ * Recognises one window (at most 30 s, cut at pauses) and maps its segments onto the recording's
+ * time line. A result that loops is decoded again without the carried prompt and with sampling
+ * (temperature 0.4 and up), as Whisper's reference does; if it still loops, its segments are
+ * dropped rather than returned as text nobody said.
+ */
+export async function recogniseWindow(
+  recogniser: Recogniser,
+  request: WindowRequest,
+  choices: DecodingChoices,
+): Promise<WindowResult> {
+  const windowEnd = request.start + request.samples.length / sampleRate;
+  const carried = request.previousText.slice(-promptCarryCharacters);
+  const prompt = [request.prompt, carried].filter(Boolean).join(' ').trim();
+  const base: Omit<NativeTranscribeOptions, 'threads'> = {
+    language: request.language ?? 'auto',
+    beamSize: choices.beamSize,
+    audioContext: choices.fitEncoderContext ? encoderContextFor(request.samples.length) : 0,
+    suppressNonSpeech: true,
+    temperature: 0,
+    temperatureIncrement: 0.2,
+  };
+  let milliseconds = 0;
+  const attempt = async (options: Omit<NativeTranscribeOptions, 'threads'>) => {
+    // The pool transfers the samples to its thread, so each attempt sends its own copy.
+    const outcome = await recogniser.recognise({
+      modelPath: request.modelPath,
+      samples: request.samples.slice(),
+      options,
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
+    milliseconds += outcome.milliseconds;
+    return outcome.result;
+  };
+
+  let result = await attempt(prompt ? { ...base, prompt } : base);
+  let text = result.segments.map((segment) => segment.text).join(' ');
+  let looped = looksLikeLoop(text);
+  if (looped) {
+    result = await attempt({ ...base, language: result.language, temperature: 0.4, beamSize: 1, bestOf: 3 });
+    text = result.segments.map((segment) => segment.text).join(' ');
+    looped = looksLikeLoop(text);
+  }
+  const segments = looped
+    ? []
+    : result.segments
+        .filter((segment) => !isNonSpeechSegment(segment))
+        .map((segment) => toSegment(segment, request.start, windowEnd))
+        .filter((segment) => segment.text.length > 0);
+  return {
+    language: result.language,
+    segments,
+    carryText: looped ? '' : segments.map((segment) => segment.text).join(' '),
+    recogniseMilliseconds: milliseconds,
+  };
+}

@@ -1,0 +1,32 @@
+// The speech engine: decoding, voice activity detection, whisper.cpp recognisers in worker
+// threads, models and transcript formats. It knows no account, price or HTTP route.
+export * from './decode/index.js';
+export * from './formats/index.js';
+export * from './models/index.js';
+export * from './vad/index.js';
+export {
+  SpeechEngine,
+  type Admission,
+  type EngineStatus,
+  type SpeechEngineOptions,
+  type TranscribeOptions,
+} from './engine/speech-engine.js';
+export type { DecodingChoices } from './engine/window-recognition.js';
+export { frenchMedicalCode } from './languages/fr-medical.js';
+export { isKnownLanguage, languageChoices, type LanguageChoice } from './languages/language-choices.js';
+export {
+  RecogniserPool,
+  type Recogniser,
+  type RecognitionOutcome,
+  type RecognitionRequest,
+} from './recogniser/recogniser-pool.js';
+export { isSpeechError, SpeechError, speechErrorCodes, type SpeechErrorCode } from './speech-error.js';
+export {
+  transcriptFormats,
+  transcriptText,
+  type Transcript,
+  type TranscriptFormat,
+  type TranscriptSegment,
+  type TranscriptWord,
+} from './transcript.js';
+export { compressionRatio } from './engine/hallucination-guards.js';

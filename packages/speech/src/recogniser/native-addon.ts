@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SpeechError } from '../speech-error.js';
+
+/** The types of packages/speech/native (src/lib.rs): napi-rs turns snake_case into camelCase. */
+export interface NativeTranscribeOptions {
+  /** ISO 639-1 code, or "auto" to detect. */
+  language?: string;
+  threads?: number;
+  prompt?: string;
+  /** Encoder context in frames (50 per second of audio); 0 = the model's full 30 s. */
+  audioContext?: number;
+  temperature?: number;
+  /** Step of whisper.cpp's own temperature fallback; 0 disables it. */
+  temperatureIncrement?: number;
+  beamSize?: number;
+  bestOf?: number;
+  suppressNonSpeech?: boolean;
+  noSpeechThreshold?: number;
+  entropyThreshold?: number;
+  logprobThreshold?: number;
+  singleSegment?: boolean;
+  maxTokensPerSegment?: number;
+}
+
+export interface NativeWord {
+  text: string;
+  /** Milliseconds from the start of the samples given. */
+  start: number;
+  end: number;
+  probability: number;
+}
+
+export interface NativeSegment {
+  start: number;
+  end: number;
+  text: string;
+  noSpeechProbability: number;
+  averageLogProbability: number;
+  words: NativeWord[];
+}
+
+export interface NativeRecognition {
+  language: string;
+  segments: NativeSegment[];
+  aborted: boolean;
+}
+
+export interface NativeModelInfo {
+  multilingual: boolean;
+  vocabularySize: number;
+  audioContext: number;
+  textContext: number;
+  melBins: number;
+  modelType: string;
+}
+
+export interface NativeWhisperModel {
+  info(): NativeModelInfo;
+  transcribe(
+    samples: Float32Array,
+    options?: NativeTranscribeOptions,
+    abortFlag?: Int32Array,
+  ): NativeRecognition;
+}
+
+export interface NativeWhisperAddon {
+  WhisperModel: new (modelPath: string) => NativeWhisperModel;
+  languages(): { id: number; code: string; name: string }[];
+  systemInfo(): string;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** src/recogniser or dist/recogniser → packages/speech/native. */
+export const nativeAddonPath = path.resolve(here, '../../native/verbatim-whisper.node');
+
+let loaded: NativeWhisperAddon | undefined;
+
+/** Loads the whisper.cpp addon once per thread; a missing build is a clear SPEECH_UNAVAILABLE. */
+export function loadNativeAddon(): NativeWhisperAddon {
+  if (loaded) return loaded;
+  if (!existsSync(nativeAddonPath)) {
+    throw new SpeechError(
+      'SPEECH_UNAVAILABLE',
+      'The speech engine is not built: run `npm run build` (it compiles whisper.cpp with cargo).',
+    );
+  }
+  loaded = createRequire(import.meta.url)(nativeAddonPath) as NativeWhisperAddon;
+  return loaded;
+}

@@ -1,0 +1,226 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { SpeechError } from '../speech-error.js';
+import type { NativeRecognition, NativeTranscribeOptions } from './native-addon.js';
+import type { FromRecogniserWorker, ToRecogniserWorker } from './worker-protocol.js';
+
+export interface RecognitionRequest {
+  modelPath: string;
+  /** 16 kHz mono samples; their buffer is transferred to the worker (unusable afterwards). */
+  samples: Float32Array;
+  options: Omit<NativeTranscribeOptions, 'threads'>;
+  signal?: AbortSignal;
+}
+
+export interface RecognitionOutcome {
+  result: NativeRecognition;
+  /** Time spent recognising in the worker. */
+  milliseconds: number;
+}
+
+/** The interface callers depend on, so that the binding (or a GPU build) can change behind it. */
+export interface Recogniser {
+  recognise(request: RecognitionRequest): Promise<RecognitionOutcome>;
+}
+
+export interface RecogniserPoolOptions {
+  workers: number;
+  threadsPerWorker: number;
+}
+
+interface PendingJob {
+  id: number;
+  message: ToRecogniserWorker;
+  resolve: (outcome: FromRecogniserWorker) => void;
+  reject: (error: Error) => void;
+  abortFlag: Int32Array;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+interface PoolWorker {
+  thread: Worker;
+  job: PendingJob | undefined;
+}
+
+/**
+ * Starts one recogniser thread. Built, it runs recogniser-worker.js; from the TypeScript sources
+ * (tests, tsx) the thread first registers tsx's loader, which worker threads do not inherit.
+ */
+function startWorkerThread(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./recogniser-worker.js', import.meta.url));
+  // The ESM entry sits beside the CommonJS one that require.resolve finds.
+  const loader = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
+  const script = new URL('./recogniser-worker.ts', import.meta.url).href;
+  return new Worker(
+    `import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}); });`,
+    { eval: true },
+  );
+}
+
+/**
+ * A fixed set of recogniser threads sharing one first-in-first-out line of jobs. A job is one
+ * window of audio (at most 30 s), so long recordings interleave fairly with short ones. A
+ * cancelled job leaves the line, or, when already running, is stopped inside whisper.cpp through a
+ * shared flag it polls; a thread that dies is replaced and its job fails with a clear error.
+ */
+export class RecogniserPool implements Recogniser {
+  readonly #workers: PoolWorker[] = [];
+  readonly #waiting: PendingJob[] = [];
+  readonly #threadsPerWorker: number;
+  readonly #size: number;
+  #nextJobId = 1;
+  #closed = false;
+
+  /** Threads start with the first job, so a process that never transcribes never starts them. */
+  constructor(options: RecogniserPoolOptions) {
+    this.#threadsPerWorker = Math.max(1, options.threadsPerWorker);
+    this.#size = Math.max(1, options.workers);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Threads at work and jobs waiting for one. */
+  get load(): { busy: number; waiting: number } {
+    return { busy: this.#workers.filter((worker) => worker.job).length, waiting: this.#waiting.length };
+  }
+
+  /** Loads a model in every thread ahead of the first request; resolves when all have it. */
+  async preload(modelPath: string): Promise<void> {
+    this.#startThreads();
+    await Promise.all(
+      this.#workers.map(() =>
+        this.#submit({ type: 'load', jobId: 0, modelPath }, undefined).then((outcome) => {
+          if (outcome.type === 'failed') throw new SpeechError('INVALID_MODEL', outcome.message);
+        }),
+      ),
+    );
+  }
+
+  async recognise(request: RecognitionRequest): Promise<RecognitionOutcome> {
+    const outcome = await this.#submit(
+      {
+        type: 'recognise',
+        jobId: 0,
+        modelPath: request.modelPath,
+        samples: request.samples,
+        options: { ...request.options, threads: this.#threadsPerWorker },
+        abortFlag: new Int32Array(0),
+      },
+      request.signal,
+    );
+    switch (outcome.type) {
+      case 'result':
+        if (outcome.result.aborted) throw new SpeechError('CANCELLED', 'The transcription was cancelled.');
+        return { result: outcome.result, milliseconds: outcome.milliseconds };
+      case 'failed':
+        throw new SpeechError('TRANSCRIPTION_FAILED', `Recognition failed: ${outcome.message}`);
+      case 'loaded':
+        throw new SpeechError('TRANSCRIPTION_FAILED', 'The recogniser answered out of turn.');
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const job of this.#waiting.splice(0))
+      job.reject(new SpeechError('CANCELLED', 'The speech engine is stopping.'));
+    for (const worker of this.#workers) if (worker.job) Atomics.store(worker.job.abortFlag, 0, 1);
+    await Promise.all(this.#workers.map((worker) => worker.thread.terminate()));
+    this.#workers.length = 0;
+  }
+
+  #submit(message: ToRecogniserWorker, signal: AbortSignal | undefined): Promise<FromRecogniserWorker> {
+    if (this.#closed)
+      return Promise.reject(new SpeechError('SPEECH_UNAVAILABLE', 'The speech engine is stopped.'));
+    if (signal?.aborted)
+      return Promise.reject(new SpeechError('CANCELLED', 'The transcription was cancelled.'));
+    return new Promise((resolve, reject) => {
+      const id = this.#nextJobId++;
+      const abortFlag = new Int32Array(new SharedArrayBuffer(4));
+      const job: PendingJob = {
+        id,
+        message:
+          message.type === 'recognise' ? { ...message, jobId: id, abortFlag } : { ...message, jobId: id },
+        resolve,
+        reject,
+        abortFlag,
+        ...(signal ? { signal } : {}),
+      };
+      if (signal) {
+        job.onAbort = () => {
+          const waitingAt = this.#waiting.indexOf(job);
+          if (waitingAt >= 0) {
+            this.#waiting.splice(waitingAt, 1);
+            reject(new SpeechError('CANCELLED', 'The transcription was cancelled.'));
+          } else {
+            // Running: whisper.cpp sees the flag at its next step and the worker answers aborted.
+            Atomics.store(abortFlag, 0, 1);
+          }
+        };
+        signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      this.#waiting.push(job);
+      this.#startThreads();
+      this.#dispatch();
+    });
+  }
+
+  #startThreads(): void {
+    while (!this.#closed && this.#workers.length < this.#size) this.#workers.push(this.#spawn());
+  }
+
+  #dispatch(): void {
+    for (const worker of this.#workers) {
+      if (worker.job) continue;
+      const job = this.#waiting.shift();
+      if (!job) return;
+      worker.job = job;
+      // A busy thread keeps the process alive (a CLI awaiting its transcript); an idle one does not.
+      worker.thread.ref();
+      const transfer = job.message.type === 'recognise' ? [job.message.samples.buffer as ArrayBuffer] : [];
+      worker.thread.postMessage(job.message, transfer);
+    }
+  }
+
+  #spawn(): PoolWorker {
+    const thread = startWorkerThread();
+    const worker: PoolWorker = { thread, job: undefined };
+    thread.on('message', (message: FromRecogniserWorker) => {
+      const job = worker.job;
+      if (!job || job.id !== message.jobId) return;
+      worker.job = undefined;
+      thread.unref();
+      this.#settle(job);
+      job.resolve(message);
+      this.#dispatch();
+    });
+    const replace = (reason: string) => {
+      const at = this.#workers.indexOf(worker);
+      if (at < 0) return;
+      const job = worker.job;
+      worker.job = undefined;
+      if (job) {
+        this.#settle(job);
+        job.reject(new SpeechError('TRANSCRIPTION_FAILED', `The recogniser stopped: ${reason}`));
+      }
+      if (this.#closed) return;
+      this.#workers[at] = this.#spawn();
+      this.#dispatch();
+    };
+    thread.on('error', (error) => replace(error.message));
+    thread.on('exit', (code) => replace(`thread exited with code ${code}`));
+    thread.unref();
+    return worker;
+  }
+
+  #settle(job: PendingJob): void {
+    if (job.signal && job.onAbort) job.signal.removeEventListener('abort', job.onAbort);
+  }
+}
