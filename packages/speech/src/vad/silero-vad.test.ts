@@ -96,6 +96,15 @@ describe('SileroVad', () => {
     expect(await stream.probabilities(jfk.subarray(0, 5000))).toEqual(first);
   });
 
+  it('fails with a SpeechError when the session is gone', async () => {
+    const closed = await SileroVad.load();
+    const stream = closed.createStream();
+    await closed.close();
+    await expect(stream.probabilities(jfk.subarray(0, 1024))).rejects.toMatchObject({
+      code: 'TRANSCRIPTION_FAILED',
+    });
+  });
+
   it('rejects audio that is not a Float32Array', async () => {
     const stream = vad.createStream();
     await expect(stream.probabilities([0.1, 0.2] as unknown as Float32Array)).rejects.toThrow(TypeError);

@@ -208,7 +208,15 @@ export class VadStream {
       // One broken sample must not poison the recurrent state for the rest of the recording.
       input[CONTEXT_SAMPLES + i] = Number.isFinite(sample) ? sample : 0;
     }
-    const results = await this.runModel(this.feeds);
+    let results: ort.InferenceSession.OnnxValueMapType;
+    try {
+      results = await this.runModel(this.feeds);
+    } catch (error) {
+      throw new SpeechError('TRANSCRIPTION_FAILED', 'Voice activity detection failed.', {
+        frame: this.framesScored,
+        cause: error instanceof Error ? error.message : String(error),
+      });
+    }
     const output = results.output;
     const nextState = results.stateN;
     if (!output || !nextState || nextState.data.length !== STATE_SIZE) {

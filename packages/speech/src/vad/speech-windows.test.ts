@@ -64,7 +64,8 @@ function expectWellFormed(
 ): void {
   let previousEnd = 0;
   for (const window of windows) {
-    expect(window.end - window.start).toBeLessThanOrEqual(maxSeconds);
+    // In samples: seconds are samples / 16000, not exact in binary floating point.
+    expect(window.samples.length).toBeLessThanOrEqual(seconds(maxSeconds));
     expect(window.start).toBeGreaterThanOrEqual(previousEnd);
     expect(window.samples.length).toBe(Math.round((window.end - window.start) * VAD_SAMPLE_RATE));
     expect(window.speechRegions[0]?.start).toBe(window.start);
@@ -181,10 +182,30 @@ describe('SpeechWindower', () => {
   it('cuts inside a region, at its quietest frame, when no pause fits the limit', async () => {
     const { windows } = await windowsOf(chunksOf(sonnet, 16_000), { maxWindowSeconds: 3 });
     expectWellFormed(windows, sonnet, 3);
-    const { regions } = await regionsOf(sonnet);
+    const { regions, probabilities } = await regionsOf(sonnet);
     expectCovered(regions, windows);
-    const cutsInsideRegions = windows.filter((window, i) => i > 0 && windows[i - 1]?.end === window.start);
+    const cutsInsideRegions = windows.filter((window) => {
+      const cut = Math.round(window.start * VAD_SAMPLE_RATE);
+      return regions.some((region) => region.startSample < cut && cut < region.endSample);
+    });
     expect(cutsInsideRegions.length).toBeGreaterThan(3);
+    for (const window of windows) {
+      const start = Math.round(window.start * VAD_SAMPLE_RATE);
+      const cut = start + window.samples.length;
+      if (!cutsInsideRegions.some((next) => Math.round(next.start * VAD_SAMPLE_RATE) === cut)) continue;
+      // The search zone of a 3 s window is its last second; the cut is the middle of its quietest frame.
+      const limit = start + seconds(3);
+      const zone: number[] = [];
+      for (let frame = 0; frame < probabilities.length; frame++) {
+        const middle = frame * VAD_FRAME_SAMPLES + VAD_FRAME_SAMPLES / 2;
+        if (middle >= Math.max(start + 1, limit - seconds(1)) && middle <= limit)
+          zone.push(probabilities[frame] ?? 1);
+      }
+      const quietest = Math.min(...zone);
+      const cutProbability = probabilities[Math.floor(cut / VAD_FRAME_SAMPLES)];
+      if (quietest >= 0.5) expect(cut).toBe(limit);
+      else expect(cutProbability).toBe(quietest);
+    }
   });
 
   it.each([

@@ -17,7 +17,10 @@ export const MAX_WINDOW_SECONDS = 30;
 export const MAX_GAP_INSIDE_WINDOW_SECONDS = 2;
 /** A pause at least this long is a good place to cut a window that grows past its limit. */
 export const PREFERRED_CUT_PAUSE_SECONDS = 0.3;
-/** Cuts are looked for in the last part of a full window, so that windows stay long. */
+/**
+ * Cuts are looked for in the last part of a full window (at most a third of it), so that windows
+ * stay long.
+ */
 export const CUT_SEARCH_SECONDS = 10;
 
 /** Seconds from the start of the recording. */
@@ -71,6 +74,7 @@ export class SpeechWindower {
   private readonly audio = new RetainedAudio();
   private readonly maxWindowSamples: number;
   private readonly maxGapSamples: number;
+  private readonly cutSearchSamples: number;
   private readonly threshold: number;
 
   /** Per-frame probabilities from frame `firstProbabilityFrame` on. */
@@ -105,6 +109,7 @@ export class SpeechWindower {
       throw new RangeError(`maxGapInsideWindowSeconds must be ≥ 0, got ${maxGapSeconds}`);
     this.maxWindowSamples = Math.round(maxWindowSeconds * VAD_SAMPLE_RATE);
     this.maxGapSamples = Math.round(maxGapSeconds * VAD_SAMPLE_RATE);
+    this.cutSearchSamples = Math.round(Math.min(CUT_SEARCH_SECONDS, maxWindowSeconds / 3) * VAD_SAMPLE_RATE);
     this.detector = new SpeechDetector(options.detector);
     this.threshold = options.detector?.threshold ?? DEFAULT_SPEECH_DETECTOR_OPTIONS.threshold;
   }
@@ -238,7 +243,7 @@ export class SpeechWindower {
 
   /** The index of the region after which to cut (see the class comment), if any fits. */
   private chooseBoundary(units: WindowUnit[], limit: number): number | undefined {
-    const searchFrom = limit - CUT_SEARCH_SECONDS * VAD_SAMPLE_RATE;
+    const searchFrom = limit - this.cutSearchSamples;
     const preferredPause = PREFERRED_CUT_PAUSE_SECONDS * VAD_SAMPLE_RATE;
     let latestPreferred: number | undefined;
     let longestInSearch: { index: number; pause: number } | undefined;
@@ -258,7 +263,7 @@ export class SpeechWindower {
 
   /** A cut in (start, limit]: the middle of the least speech-like frame near the limit. */
   private cutInsideSpeech(start: number, limit: number): number {
-    const from = Math.max(start + 1, limit - CUT_SEARCH_SECONDS * VAD_SAMPLE_RATE);
+    const from = Math.max(start + 1, limit - this.cutSearchSamples);
     const half = VAD_FRAME_SAMPLES / 2;
     let best: { sample: number; probability: number } | undefined;
     const firstFrame = Math.max(Math.ceil((from - half) / VAD_FRAME_SAMPLES), this.firstProbabilityFrame);
