@@ -2,9 +2,20 @@ import { PGlite, types } from '@electric-sql/pglite';
 import type { DatabasePool, PoolClient, QueryResult } from './pool.js';
 
 /**
+ * The single PGlite session at the wire-protocol level, for the socket that lets other local
+ * processes share it (platform/db-owner). Held exclusively, like a `PoolClient`.
+ */
+export interface RawSession {
+  /** Runs one frontend protocol message; the backend's reply arrives through `onData`, copied. */
+  exec(message: Uint8Array, onData: (bytes: Buffer) => void): Promise<void>;
+  release(): void;
+}
+
+/**
  * A pg-compatible pool over embedded PGlite. PGlite is a single PostgreSQL session, so a
  * connection is exclusive: `connect()` waits for the previous holder to release, which keeps
- * Kysely transactions and pg-boss statements from interleaving inside each other's transactions.
+ * Kysely transactions, pg-boss statements and other processes' sessions (`connectRaw`) from
+ * interleaving inside each other's transactions.
  */
 export class PGlitePool implements DatabasePool {
   readonly kind = 'pglite';
@@ -21,19 +32,34 @@ export class PGlitePool implements DatabasePool {
   }
 
   async connect(): Promise<PoolClient> {
+    const release = await this.#acquire();
+    return { query: (sql, parameters) => this.#run(sql, parameters), release };
+  }
+
+  async connectRaw(): Promise<RawSession> {
+    const release = await this.#acquire();
+    return {
+      exec: (message, onData) =>
+        // The bytes are a view into PGlite's WebAssembly memory, reused by the next message.
+        this.pglite.runExclusive(() =>
+          this.pglite.execProtocolRawStream(message, { onRawData: (bytes) => onData(Buffer.from(bytes)) }),
+        ),
+      release,
+    };
+  }
+
+  /** Waits for the session; returns the function (idempotent) that hands it to the next waiter. */
+  async #acquire(): Promise<() => void> {
     let release!: () => void;
     const previous = this.#lastHolder;
     this.#lastHolder = new Promise<void>((resolve) => (release = resolve));
     await previous;
     let released = false;
-    return {
-      query: (sql, parameters) => this.#run(sql, parameters),
-      release: () => {
-        if (!released) {
-          released = true;
-          release();
-        }
-      },
+    return () => {
+      if (!released) {
+        released = true;
+        release();
+      }
     };
   }
 

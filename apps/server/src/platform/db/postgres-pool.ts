@@ -16,12 +16,20 @@ const typeParsers: pg.CustomTypesConfig = {
   },
 };
 
+/** A `postgres://` URL, or the directory of the Unix socket an embedded database's owner serves. */
+export type PostgresTarget = string | { socketDirectory: string };
+
 export class PostgresPool implements DatabasePool {
   readonly kind = 'postgres';
   readonly #pool: pg.Pool;
 
-  constructor(url: string, poolSize: number, onError: (error: Error) => void) {
-    this.#pool = new pg.Pool({ connectionString: url, max: poolSize, types: typeParsers });
+  constructor(target: PostgresTarget, poolSize: number, onError: (error: Error) => void) {
+    const connection: pg.PoolConfig =
+      typeof target === 'string'
+        ? { connectionString: target }
+        : // Explicit values, so that PGHOST, PGUSER, PGSSLMODE… of the environment cannot redirect it.
+          { host: target.socketDirectory, port: 5432, user: 'postgres', database: 'postgres', ssl: false };
+    this.#pool = new pg.Pool({ ...connection, max: poolSize, types: typeParsers });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.#pool.on('error', onError);
   }
