@@ -7,6 +7,12 @@ import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { AppError } from './errors/app-error.js';
 import { createLogger } from './logger.js';
 import { AccountsUsageError, accountsUsage, runAccountsCommand } from './modules/accounts/accounts.cli.js';
+import {
+  ModelsCommandError,
+  ModelsUsageError,
+  modelsUsage,
+  runModelsCommand,
+} from './modules/speech-models/models.cli.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import { startRuntime, type Runtime } from './runtime.js';
@@ -20,6 +26,7 @@ Commands:
   migrate                   apply pending database migrations and exit
   send-test-email <address> queue one e-mail through the job queue, to check the mail settings
 ${accountsUsage}
+${modelsUsage}
   help                      this text
 
 Configuration comes from environment variables; see the README.`;
@@ -120,6 +127,27 @@ async function accounts(config: Config, logger: Logger, args: string[]): Promise
   }
 }
 
+/** Needs no database: the models folder and the model repository are all it touches. */
+async function models(config: Config, args: string[]): Promise<void> {
+  // Ctrl-C stops a download cleanly, keeping the partial file for the next run to resume.
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  try {
+    await runModelsCommand(config.speech, args, {
+      print: (text) => console.log(text),
+      progress: process.stderr,
+      signal: controller.signal,
+    });
+  } catch (error) {
+    if (error instanceof ModelsUsageError) throw new UsageError(error.message);
+    if (error instanceof ModelsCommandError) {
+      console.error(`verbatim: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
@@ -141,6 +169,8 @@ async function main(argv: string[]): Promise<void> {
       return sendTestEmail(config, logger, rest[0]);
     case 'accounts':
       return accounts(config, logger, rest);
+    case 'models':
+      return models(config, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -43,7 +43,13 @@ describe('model catalogue', () => {
       }
       throw new Error(`${name} was accepted`);
     };
-    expect(attempt('base-q8')).toMatch(/^unknown model "base-q8": did you mean base-q8_0, /);
+    expect(attempt('base-q8')).toBe('unknown model "base-q8": did you mean base-q8_0?');
+    expect(closeModelNames('large-v3-turb')).toEqual([
+      'large-v3-turbo',
+      'large-v3-turbo-q5_0',
+      'large-v3-turbo-q8_0',
+      'large-v3-q5_0',
+    ]);
     expect(closeModelNames('large-v3-turbo-q8')[0]).toBe('large-v3-turbo-q8_0');
     expect(closeModelNames('ggml-smal.bin')).toContain('small');
     expect(closeModelNames('tiny-en')).toContain('tiny.en');

@@ -137,7 +137,8 @@ export function closeModelNames(name: string, limit = 5): string[] {
     .replace(/\.bin$/, '');
   const scored = modelCatalogue.map((model) => {
     const distance = editDistance(wanted, model.name);
-    const related = wanted.length >= 3 && (model.name.startsWith(wanted) || wanted.startsWith(model.name));
+    // Typing the start of a name ("large-v3-tu") is a strong hint; containing a short name ("tiny") is not.
+    const related = wanted.length >= 3 && model.name.startsWith(wanted);
     return { name: model.name, score: related ? distance / 10 : distance };
   });
   const tolerance = Math.max(2, Math.floor(wanted.length / 3));

@@ -285,7 +285,11 @@ class Transfer {
         resumable,
       );
     if (this.options.signal?.aborted)
-      return new ModelDownloadError('CANCELLED', 'the download was cancelled', resumable);
+      return new ModelDownloadError(
+        'CANCELLED',
+        `the download was cancelled${resumable ? '; the partial download is kept, run it again to resume' : ''}`,
+        resumable,
+      );
     return new ModelDownloadError(reason, message, resumable);
   }
 
