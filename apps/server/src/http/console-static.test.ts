@@ -33,13 +33,19 @@ describe('serving the built console', () => {
   });
   afterAll(() => consoleRuntime.close());
 
-  it('answers client-side routes with index.html, never cached', async () => {
+  it('answers client-side routes with index.html naming PUBLIC_URL, never cached', async () => {
     for (const url of ['/', '/home', '/billing/history?page=2', '/some/unknown/page']) {
-      const response = await consoleRuntime.app.inject({ method: 'GET', url });
+      // The default PUBLIC_URL, http://localhost:8080 (other hosts: public-address.test.ts).
+      const response = await consoleRuntime.app.inject({
+        method: 'GET',
+        url,
+        headers: { host: 'localhost:8080' },
+      });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toMatch(/text\/html/);
       expect(response.headers['cache-control']).toBe('no-cache');
       expect(response.body).toContain('<div id="root">');
+      expect(response.body).toContain('<meta name="verbatim-public-url" content="http://localhost:8080">');
     }
   });
 
