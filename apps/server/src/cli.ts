@@ -13,7 +13,9 @@ import {
   modelsUsage,
   runModelsCommand,
 } from './modules/speech-models/models.cli.js';
+import { withCommandDatabase } from './platform/db/command-database.js';
 import { openDatabase } from './platform/db/database.js';
+import { DatabaseInUseError } from './platform/db-owner/embedded-database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import { startRuntime, type Runtime } from './runtime.js';
 import { version } from './version.js';
@@ -58,6 +60,8 @@ function stopOnSignals(runtime: Runtime, logger: Logger, timeoutMs: number): voi
 }
 
 async function serve(config: Config, logger: Logger): Promise<void> {
+  if (config.database.kind === 'pglite' && !config.workers.inProcess)
+    logger.warn('WORKERS_IN_PROCESS=false on the embedded database: no other process may run the jobs');
   const runtime = await startRuntime(config, logger, { http: true, workers: config.workers.inProcess });
   stopOnSignals(runtime, logger, config.http.shutdownTimeoutMs);
   const app = runtime.app;
@@ -76,7 +80,7 @@ async function worker(config: Config, logger: Logger): Promise<void> {
 }
 
 async function migrate(config: Config, logger: Logger): Promise<void> {
-  const database = await openDatabase(config.database, logger);
+  const database = await openDatabase(config.database, logger, { access: 'shared' });
   try {
     const { applied } = await migrateToLatest(database.db as Kysely<unknown>);
     logger.info({ applied }, applied.length ? 'migrations applied' : 'database already up to date');
@@ -88,8 +92,12 @@ async function migrate(config: Config, logger: Logger): Promise<void> {
 async function sendTestEmail(config: Config, logger: Logger, address: string | undefined): Promise<void> {
   if (!address || !/^[^\s@]+@[^\s@]+$/.test(address))
     throw new UsageError('send-test-email needs an e-mail address');
-  // Delivered by this process's own worker, so the command also proves the transport works.
-  const runtime = await startRuntime(config, logger, { http: false, workers: true });
+  // Delivered by this process's own worker, so the command also proves the transport works; on the
+  // embedded database held by a running server, by that server's workers (one process runs jobs there).
+  const database = await openDatabase(config.database, logger, { access: 'shared' });
+  const owner = database.throughOwner;
+  if (owner) logger.info({ pid: owner.pid }, 'the running server delivers the message');
+  const runtime = await startRuntime(config, logger, { http: false, workers: owner === null, database });
   try {
     const id = await runtime.services.mail.enqueue({
       purpose: 'test',
@@ -106,7 +114,9 @@ async function sendTestEmail(config: Config, logger: Logger, address: string | u
         .executeTakeFirstOrThrow();
       if (row.status === 'sent') return logger.info({ id, to: address }, 'test e-mail sent');
       if (row.status === 'failed' || Date.now() > deadline)
-        throw new Error(`test e-mail not sent: ${row.last_error ?? 'timed out'}`);
+        throw new Error(
+          `test e-mail not sent: ${row.last_error ?? (owner ? `timed out (are the workers of process ${owner.pid} running?)` : 'timed out')}`,
+        );
       if (row.last_error) logger.warn({ error: row.last_error }, 'attempt failed; retrying');
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -116,14 +126,12 @@ async function sendTestEmail(config: Config, logger: Logger, address: string | u
 }
 
 async function accounts(config: Config, logger: Logger, args: string[]): Promise<void> {
-  const database = await openDatabase(config.database, logger);
   try {
-    await migrateToLatest(database.db as Kysely<unknown>);
-    await runAccountsCommand(database.db, args, (text) => console.log(text));
+    await withCommandDatabase(config.database, logger, ({ db }) =>
+      runAccountsCommand(db, args, (text) => console.log(text)),
+    );
   } catch (error) {
     throw error instanceof AccountsUsageError ? new UsageError(error.message) : error;
-  } finally {
-    await database.close();
   }
 }
 
@@ -185,8 +193,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     console.error(`verbatim: ${error.message}\n\n${usage}`);
     process.exit(64);
   }
-  // Expected refusals (unknown account, nothing to change) need no stack trace.
-  if (error instanceof AppError) {
+  // Expected refusals (unknown account, nothing to change, database in use) need no stack trace.
+  if (error instanceof AppError || error instanceof DatabaseInUseError) {
     console.error(`verbatim: ${error.message}`);
     process.exit(1);
   }

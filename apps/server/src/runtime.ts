@@ -66,6 +66,12 @@ export interface RuntimeOptions {
   workers: boolean;
   /** Replaces the configured mail transport (tests deliver to a local SMTP sink this way too). */
   mailTransport?: MailTransport;
+  /**
+   * A database the caller opened (an operator command reaching the embedded database through the
+   * process that holds it); the runtime closes it. By default the runtime opens its own, holding an
+   * embedded folder exclusively.
+   */
+  database?: Database;
 }
 
 /** The composition root: the one place where adapters, services, workers and HTTP are wired. */
@@ -74,7 +80,7 @@ export async function startRuntime(
   logger: Logger,
   options: RuntimeOptions,
 ): Promise<Runtime> {
-  const database = await openDatabase(config.database, logger);
+  const database = options.database ?? (await openDatabase(config.database, logger));
   const closers: (() => Promise<void>)[] = [() => database.close()];
   const stop = async () => {
     for (const close of closers.splice(0).reverse()) {
