@@ -94,10 +94,10 @@ describe('the console at another address than PUBLIC_URL', () => {
     const response = await page('/login?next=%2Fhome', '192.168.1.5:8080', { remoteAddress: '192.168.1.20' });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain(`<meta name="verbatim-public-url" content="${publicUrl}">`);
-    const logged = warnings('from another machine');
+    const logged = warnings('by a client at 192.168.1.20');
     expect(logged).toHaveLength(1);
     expect(String(logged[0]?.msg)).toContain(
-      'set PUBLIC_URL to the address users open (for example http://192.168.1.5:8080)',
+      'Set PUBLIC_URL to the address users open (for example http://192.168.1.5:8080)',
     );
   });
 

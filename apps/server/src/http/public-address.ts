@@ -60,8 +60,9 @@ export class PublicAddress {
       this.#logOnce(
         `explain:${host}`,
         { host, publicUrl: this.url, client: request.ip },
-        `the console was opened at ${host} from another machine, but PUBLIC_URL is ${this.url}, which ` +
-          'only this machine reaches: set PUBLIC_URL to the address users open (for example ' +
+        `the console was opened at ${host} by a client at ${request.ip}, but PUBLIC_URL is ${this.url}, ` +
+          'which names the machine the browser runs on, so a redirect cannot help: the console shows ' +
+          'which address to use. Set PUBLIC_URL to the address users open (for example ' +
           `${request.protocol}://${host}) and restart; sign-in works at PUBLIC_URL only`,
       );
       return { kind: 'explain' };
