@@ -42,19 +42,15 @@ export interface LockOptions {
 
 /**
  * The lock is proper-lockfile's: an atomic `mkdir` of `<folder>.lock`, whose mtime the owner
- * refreshes every second. A lock whose mtime is older than STALE_MS is taken over whoever wrote it
- * (another host, a recycled pid). When the owner record names a process of this host that no longer
- * exists (kill -9, a crash, a power cut), the takeover waits only DEAD_OWNER_STALE_MS.
+ * refreshes every UPDATE_MS. Taking a lock over is a separate, serialised step (see `takeOver`).
  */
 const UPDATE_MS = 1000;
+/** A lock nobody refreshed for this long is abandoned, whoever wrote it (another host, a recycled pid). */
 const STALE_MS = 60_000;
+/** A lock whose recorded owner is a process of this host that is gone (kill -9, a crash) is taken sooner. */
 const DEAD_OWNER_STALE_MS = 3000;
-/**
- * Two processes taking over the same stale lock can both succeed (each removes the lock, the later
- * one removing the other's fresh one). The loser learns it at its next refresh (UPDATE_MS), so a
- * takeover waits this long before the folder is used.
- */
-const TAKEOVER_SETTLE_MS = UPDATE_MS * 1.5;
+/** proper-lockfile's staleness for a plain acquisition: never, so that only `takeOver` removes a lock. */
+const NEVER_STALE_MS = 2 ** 31 - 1;
 /** sun_path is 108 bytes on Linux and 104 on macOS, with its terminating NUL. */
 const MAX_SOCKET_PATH = 100;
 
@@ -110,44 +106,31 @@ export function isOwnerGone(owner: FolderOwner, directory: string): boolean {
 export async function lockDataFolder(directory: string, options: LockOptions): Promise<DataFolderLock> {
   const folder = path.resolve(directory);
   await mkdir(folder, { recursive: true });
-  const lockPath = lockPathOf(folder);
-  const previous = await readFolderOwner(folder);
-  const existed = await stat(lockPath).then(
-    () => true,
-    () => false,
-  );
-  const ownerGone = existed && previous !== null && isOwnerGone(previous, folder);
-
-  let lost: Error | null = null;
-  let onCompromised = (error: Error) => {
-    lost = error;
+  const lockOptions = {
+    lockfilePath: lockPathOf(folder),
+    realpath: false,
+    update: UPDATE_MS,
+    onCompromised: (error: Error) => options.onCompromised(error),
   };
   let unlock: () => Promise<void>;
+  let endTakeover = () => Promise.resolve();
   try {
-    unlock = await lockfile.lock(folder, {
-      lockfilePath: lockPath,
-      realpath: false,
-      update: UPDATE_MS,
-      stale: ownerGone ? DEAD_OWNER_STALE_MS : STALE_MS,
-      // A dead owner refreshed its lock up to a second before it died: wait for it to go stale.
-      retries: ownerGone ? { retries: 10, minTimeout: 400, maxTimeout: 400, factor: 1 } : 0,
-      onCompromised: (error) => onCompromised(error),
-    });
+    unlock = await lockfile.lock(folder, { ...lockOptions, stale: NEVER_STALE_MS });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED')
-      throw new DataFolderInUseError(folder, await readFolderOwner(folder));
-    throw error;
-  }
-
-  if (existed) {
-    await new Promise((resolve) => setTimeout(resolve, TAKEOVER_SETTLE_MS));
-    if (lost) {
-      // The other process won: its lock and record stay (proper-lockfile forgot ours already).
-      await unlock().catch(() => undefined);
-      throw new DataFolderInUseError(folder, await readFolderOwner(folder));
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    endTakeover = await beginTakeover(folder);
+    try {
+      unlock = await takeOver(folder, lockOptions);
+    } catch (takeoverError) {
+      await endTakeover();
+      throw takeoverError;
     }
   }
-  const socketPath = await socketPathFor(folder);
+
+  const socketPath = await socketPathFor(folder).catch(async (error: unknown) => {
+    await endTakeover();
+    throw error;
+  });
   const owner: FolderOwner = {
     pid: process.pid,
     host: hostname(),
@@ -169,9 +152,63 @@ export async function lockDataFolder(directory: string, options: LockOptions): P
   } catch (error) {
     await release();
     throw error;
+  } finally {
+    // Only now: the next process to take over must see this record, not the dead owner's.
+    await endTakeover();
   }
-  onCompromised = options.onCompromised;
   return { owner, release };
+}
+
+/**
+ * Takeovers happen one at a time, under a second proper-lockfile lock held for a few milliseconds.
+ * Without it two processes could both find the lock stale and both "take" it: each removes the lock
+ * and creates its own, the later one removing the other's fresh lock — and proper-lockfile's own
+ * check cannot tell them apart (both get the same rounded-up mtime within one second).
+ */
+async function beginTakeover(folder: string): Promise<() => Promise<void>> {
+  try {
+    // Its own key: proper-lockfile keeps one lock per path in a process, whatever lockfilePath says.
+    return await lockfile.lock(`${folder}.takeover`, {
+      realpath: false,
+      // Nothing to stop if it is lost: it guards the takeover step only, and that step is over.
+      onCompromised: () => undefined,
+      // Held for milliseconds; if its holder crashed meanwhile, it is stale after a few seconds.
+      stale: 5000,
+      retries: { retries: 40, minTimeout: 200, maxTimeout: 200, factor: 1 },
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED')
+      throw new DataFolderInUseError(folder, await readFolderOwner(folder));
+    throw error;
+  }
+}
+
+/** Takes the lock if it is free or stale, waiting a few seconds for a dead owner's lock to go stale. */
+async function takeOver(
+  folder: string,
+  lockOptions: Omit<lockfile.LockOptions, 'stale'>,
+): Promise<() => Promise<void>> {
+  const deadline = Date.now() + DEAD_OWNER_STALE_MS + 3 * UPDATE_MS;
+  for (;;) {
+    const owner = await readFolderOwner(folder);
+    const refreshed = await stat(lockPathOf(folder)).then(
+      (lock) => lock.mtimeMs,
+      () => null,
+    );
+    const ownerGone = owner !== null && isOwnerGone(owner, folder);
+    const stale = ownerGone ? DEAD_OWNER_STALE_MS : STALE_MS;
+    if (refreshed === null || Date.now() - refreshed > stale) {
+      try {
+        // proper-lockfile checks the staleness again, removes the lock and creates ours.
+        return await lockfile.lock(folder, { ...lockOptions, stale });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      }
+    }
+    // A live owner (or one of another host) keeps its lock; a dead one's goes stale within seconds.
+    if (!ownerGone || Date.now() > deadline) throw new DataFolderInUseError(folder, owner);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** `<folder>.owner/.s.PGSQL.5432` (0700 directory), or a private temporary directory if too long. */
