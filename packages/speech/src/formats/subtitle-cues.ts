@@ -27,15 +27,19 @@ const clauseEnd = /[,;:—–]["'”’»)\]]*$/u;
  * words, else the segment's time split in proportion to the characters. A cue breaks preferably
  * after a sentence (. ? !), then after a clause (, ; :), else where the limits force it, always
  * between words; a single word longer than a line gets a line of its own. Cues never overlap and
- * never end before they start.
+ * never end before they start, nor where they start.
  */
+/** The shortest cue shown; later cues move to keep the order. */
+const minimumCueMilliseconds = 400;
+
 export function buildSubtitleCues(transcript: Pick<Transcript, 'segments'>): SubtitleCue[] {
   const segments = [...transcript.segments].sort((a, b) => a.start - b.start);
   const cues = segments.flatMap((segment) => cuesOfWords(timedWordsOf(segment)));
   let previousEnd = 0;
   for (const cue of cues) {
     cue.startMs = Math.max(cue.startMs, previousEnd);
-    cue.endMs = Math.max(cue.endMs, cue.startMs);
+    // Players skip a cue that ends where it starts (a last word timed at the very end of the audio).
+    if (cue.endMs <= cue.startMs) cue.endMs = cue.startMs + minimumCueMilliseconds;
     previousEnd = cue.endMs;
   }
   return cues;

@@ -75,7 +75,9 @@ export function transcriptsRoutes(
         const signal = abortWhenClientLeaves(reply);
         const { audio, fields } = await readAudioRequest(request, uploads, 'file');
         try {
-          const options = transcribeQuerySchema.safeParse({ ...request.query, ...fields });
+          // The query as sent (the route's schema already turned it into values), then form fields.
+          const sentQuery = Object.fromEntries(new URL(request.url, 'http://localhost').searchParams);
+          const options = transcribeQuerySchema.safeParse({ ...sentQuery, ...fields });
           if (!options.success) throw validationFailure(options.error);
           const { language, prompt, wordTimestamps, format } = options.data;
           const completed = await service.transcribe(caller, {

