@@ -164,6 +164,22 @@ describe('one owner per embedded database folder', () => {
     expect((await readFolderOwner(pgliteDir()))?.pid).toBe(first.pid);
   });
 
+  it('runs migrate and send-test-email beside the server, the server’s workers delivering', async () => {
+    const migrated = await runCli(['migrate'], env);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toContain('database already up to date');
+
+    const sent = await runCli(['send-test-email', 'ops@example.com'], env);
+    expect(sent.code, sent.stderr + sent.stdout).toBe(0);
+    expect(sent.stdout).toContain('the running server delivers the message');
+    expect(sent.stdout).toContain('test e-mail sent');
+    const outbox = await readdir(path.join(dataDir, 'outbox'));
+    const texts = await Promise.all(
+      outbox.map((file) => readFile(path.join(dataDir, 'outbox', file), 'utf8')),
+    );
+    expect(texts.filter((text) => text.includes('To: ops@example.com'))).toHaveLength(1);
+  });
+
   it('keeps 50 interleaved writes of the server and an operator command across restarts', async () => {
     const approved = await runCli(['accounts', 'approve', 'first@example.com'], env);
     expect(approved.code, approved.stderr).toBe(0);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlitePool } from '../db/pglite-pool.js';
 import { PostgresPool } from '../db/postgres-pool.js';
 import { captureLogs } from '../../test-support/log-capture.js';
-import { lastReadyStatus, SessionSocketServer } from './session-socket-server.js';
+import { ReplyScanner, SessionSocketServer } from './session-socket-server.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -138,11 +138,23 @@ describe('SessionSocketServer', () => {
     expect(logs.lines.some((line) => String(line.msg).includes('idle inside a transaction'))).toBe(true);
   });
 
-  it('reads the status of the last ReadyForQuery of a reply', () => {
+  it('finds the status of the last ReadyForQuery of a reply, however it is split', () => {
     const ready = (status: string) => Buffer.from([0x5a, 0, 0, 0, 5, status.charCodeAt(0)]);
     const parseComplete = Buffer.from([0x31, 0, 0, 0, 4]);
-    expect(lastReadyStatus(parseComplete)).toBeNull();
-    expect(lastReadyStatus(Buffer.concat([parseComplete, ready('T')]))).toBe('T');
-    expect(lastReadyStatus(Buffer.concat([ready('T'), parseComplete, ready('I')]))).toBe('I');
+    // A DataRow whose value looks like a ReadyForQuery must not be taken for one.
+    const dataRow = Buffer.from([0x44, 0, 0, 0, 16, 0, 1, 0, 0, 0, 6, 0x5a, 0, 0, 0, 5, 0x49]);
+    const statusOf = (reply: Buffer, chunkSize: number) => {
+      const scanner = new ReplyScanner();
+      for (let offset = 0; offset < reply.length; offset += chunkSize)
+        scanner.feed(reply.subarray(offset, offset + chunkSize));
+      return scanner.readyStatus;
+    };
+    for (const size of [1, 2, 3, 5, 7, 1000]) {
+      expect(statusOf(parseComplete, size)).toBeNull();
+      expect(statusOf(Buffer.concat([parseComplete, dataRow]), size)).toBeNull();
+      expect(statusOf(Buffer.concat([parseComplete, ready('T')]), size)).toBe('T');
+      expect(statusOf(Buffer.concat([ready('T'), dataRow, parseComplete, ready('I')]), size)).toBe('I');
+      expect(statusOf(Buffer.concat([dataRow, ready('E')]), size)).toBe('E');
+    }
   });
 });

@@ -139,19 +139,24 @@ class SessionConnection {
     this.onGone();
   }
 
+  // A method, not the field: TypeScript would keep the narrowing of #phase across awaits.
+  #closed(): boolean {
+    return this.#phase === 'closed';
+  }
+
   async #pump(): Promise<void> {
     if (this.#pumping) return;
     this.#pumping = true;
     try {
       for (;;) {
-        if (this.#phase === 'closed') return;
+        if (this.#closed()) return;
         const message = this.#takeMessage();
         if (!message) return;
         await this.#handle(message);
       }
     } catch (error) {
       this.options.logger.warn({ err: error }, 'database socket client dropped');
-      this.#pumping = false;
+      // close() waits for this pump to stop, which the finally block records.
       void this.close();
     } finally {
       this.#pumping = false;
@@ -185,51 +190,71 @@ class SessionConnection {
     }
     clearTimeout(this.#idleTimer);
     this.#session ??= await this.options.session.connectRaw();
-    if (this.#phase === 'closed') return;
-    const replies: Buffer[] = [];
+    if (this.#closed()) return;
+    // Until the reply says otherwise (or if running the message fails), assume something is open.
+    this.#midExchange = true;
+    const reply = new ReplyScanner();
     await this.#session.exec(message, (bytes) => {
-      replies.push(bytes);
+      reply.feed(bytes);
       if (!this.socket.destroyed) this.socket.write(bytes);
     });
-    const status = lastReadyStatus(Buffer.concat(replies));
-    if (status === 'I') {
+    if (reply.readyStatus === 'I') {
       // Idle: nothing of this client's is open any more; let the server and others in.
       this.#midExchange = false;
       const session = this.#session;
       this.#session = null;
       session.release();
-    } else {
-      this.#midExchange = true;
-      const limit = this.options.idleInTransactionMs ?? 10_000;
-      this.#idleTimer = setTimeout(() => {
-        this.options.logger.warn(
-          { idleMs: limit },
-          'database socket client idle inside a transaction: disconnected and rolled back',
-        );
-        this.socket.write(fatalError('25P03', 'terminating connection due to idle-in-transaction timeout'));
-        void this.close();
-      }, limit);
+      return;
     }
+    if (this.#closed()) return;
+    const limit = this.options.idleInTransactionMs ?? 10_000;
+    this.#idleTimer = setTimeout(() => {
+      this.options.logger.warn(
+        { idleMs: limit },
+        'database socket client idle inside a transaction: disconnected and rolled back',
+      );
+      this.socket.write(fatalError('25P03', 'terminating connection due to idle-in-transaction timeout'));
+      void this.close();
+    }, limit);
   }
 }
 
 /**
- * Status byte of the last ReadyForQuery ('Z') among complete backend messages, or null when the
- * reply has none (an extended-protocol message before Sync, or COPY waiting for data).
+ * Follows the backend messages of one reply, chunk by chunk, for the status byte of its last
+ * ReadyForQuery ('Z'): null when there is none (an extended-protocol message before Sync, or COPY
+ * waiting for data), 'I' idle, 'T' in a transaction, 'E' in a failed one.
  */
-export function lastReadyStatus(reply: Buffer): 'I' | 'T' | 'E' | null {
-  let status: 'I' | 'T' | 'E' | null = null;
-  let offset = 0;
-  while (offset + 5 <= reply.length) {
-    const type = reply[offset];
-    const length = reply.readInt32BE(offset + 1);
-    if (type === 0x5a /* Z */ && length === 5 && offset + 6 <= reply.length) {
-      const byte = String.fromCharCode(reply[offset + 5] ?? 0);
-      status = byte === 'T' || byte === 'E' ? byte : 'I';
+export class ReplyScanner {
+  readyStatus: 'I' | 'T' | 'E' | null = null;
+  #header = Buffer.alloc(0);
+  /** Bytes of the current message's body not seen yet. */
+  #bodyLeft = 0;
+  #inReady = false;
+
+  feed(chunk: Buffer): void {
+    let offset = 0;
+    while (offset < chunk.length) {
+      if (this.#bodyLeft > 0) {
+        if (this.#inReady) {
+          const status = String.fromCharCode(chunk[offset] ?? 0);
+          this.readyStatus = status === 'T' || status === 'E' ? status : 'I';
+          this.#inReady = false;
+        }
+        const taken = Math.min(this.#bodyLeft, chunk.length - offset);
+        this.#bodyLeft -= taken;
+        offset += taken;
+        continue;
+      }
+      // Type byte and length (which counts itself), possibly split across chunks.
+      const header = chunk.subarray(offset, offset + 5 - this.#header.length);
+      this.#header = Buffer.concat([this.#header, header]);
+      offset += header.length;
+      if (this.#header.length < 5) return;
+      this.#inReady = this.#header[0] === 0x5a;
+      this.#bodyLeft = this.#header.readInt32BE(1) - 4;
+      this.#header = Buffer.alloc(0);
     }
-    offset += 1 + length;
   }
-  return status;
 }
 
 /** Leaves no trace of a client that went away mid-exchange: ends COPY, the exchange, the transaction. */
