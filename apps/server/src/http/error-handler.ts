@@ -1,4 +1,4 @@
-import type { ValidationIssue } from '@verbatim/contracts';
+import type { ErrorCode, ValidationIssue } from '@verbatim/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors/app-error.js';
@@ -59,32 +59,52 @@ export function toAppError(error: unknown): AppError | undefined {
   return undefined;
 }
 
-/** The one place where errors become HTTP answers. 5xx bodies carry an error id, never internals. */
-export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = toAppError(error);
-    if (appError?.retryAfterSeconds !== undefined)
-      reply.header('retry-after', String(appError.retryAfterSeconds));
-    if (appError && appError.statusCode < 500) {
-      if (appError.statusCode === 429) request.log.warn({ code: appError.code }, 'rate limited');
-      return reply.status(appError.statusCode).send({
+/** The product's error body (`ApiError`) of anything thrown while handling a request. */
+export interface ErrorAnswer {
+  status: number;
+  body: { code: ErrorCode; message: string; details?: ValidationIssue[]; errorId?: string };
+}
+
+/**
+ * The one place where errors become HTTP answers: logs what must be logged, sets Retry-After, and
+ * returns the status and body. 5xx bodies carry an error id, never internals.
+ */
+export function errorAnswer(error: unknown, request: FastifyRequest, reply: FastifyReply): ErrorAnswer {
+  const appError = toAppError(error);
+  if (appError?.retryAfterSeconds !== undefined)
+    reply.header('retry-after', String(appError.retryAfterSeconds));
+  if (appError && appError.statusCode < 500) {
+    if (appError.statusCode === 429) request.log.warn({ code: appError.code }, 'rate limited');
+    return {
+      status: appError.statusCode,
+      body: {
         code: appError.code,
         message: appError.message,
         ...(appError.details ? { details: appError.details } : {}),
-      });
-    }
-    const errorId = request.id;
-    // A full or unavailable speech engine is a state the operator sees in /ready, not a failure.
-    if (appError?.statusCode === 503) request.log.warn({ code: appError.code, errorId }, appError.message);
-    else request.log.error({ err: error, errorId }, 'request failed');
-    const status = appError?.statusCode ?? 500;
-    return reply.status(status).send({
+      },
+    };
+  }
+  const errorId = request.id;
+  // A full or unavailable speech engine is a state the operator sees in /ready, not a failure.
+  if (appError?.statusCode === 503) request.log.warn({ code: appError.code, errorId }, appError.message);
+  else request.log.error({ err: error, errorId }, 'request failed');
+  const status = appError?.statusCode ?? 500;
+  return {
+    status,
+    body: {
       code: appError?.code ?? 'INTERNAL_ERROR',
       message:
         status === 503
           ? (appError?.message ?? 'The service is not ready.')
           : 'Something went wrong on our side. Please try again later; if it keeps happening, contact us with the error id.',
       errorId,
-    });
+    },
+  };
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, body } = errorAnswer(error, request, reply);
+    return reply.status(status).send(body);
   });
 }

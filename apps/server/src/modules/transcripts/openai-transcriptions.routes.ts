@@ -12,31 +12,36 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.js';
 import { signedInAccount } from '../../http/authenticate.js';
+import { errorAnswer } from '../../http/error-handler.js';
 import { publicApiSecurity } from '../api-keys/api-authentication.js';
 import { abortWhenClientLeaves, readAudioRequest, type AudioUploadLimits } from './audio-request.js';
 import { audioRequestBody } from './audio-request-docs.js';
 import { toOpenAiVerbose } from './openai-format.js';
 import type { TranscriptionService } from './transcription.service.js';
 
-/** Adds OpenAI's `{error: {message, type, param, code}}` to the product's error answers of this route. */
-function withOpenAiError(payload: string, status: number): string {
-  try {
-    const body = JSON.parse(payload) as { code?: string; message?: string; details?: ValidationIssue[] };
-    if (!body.code || !body.message) return payload;
-    const param = body.details?.[0]?.path.join('.') ?? null;
-    return JSON.stringify({
-      ...body,
-      error: {
-        message: body.message,
-        type:
-          status >= 500 ? 'server_error' : status === 401 ? 'authentication_error' : 'invalid_request_error',
-        param: param || null,
-        code: body.code.toLowerCase(),
-      },
-    });
-  } catch {
-    return payload;
-  }
+/** OpenAI's `{error: {message, type, param, code}}` for one of the product's error answers. */
+function withOpenAiError(
+  body: { code: string; message: string; details?: ValidationIssue[] },
+  status: number,
+) {
+  const param = body.details?.[0]?.path.join('.');
+  return {
+    ...body,
+    error: {
+      message: body.message,
+      type:
+        status >= 500 ? 'server_error' : status === 401 ? 'authentication_error' : 'invalid_request_error',
+      param: param || null,
+      code: body.code.toLowerCase(),
+    },
+  };
+}
+
+function isProductError(
+  payload: unknown,
+): payload is { code: string; message: string; details?: ValidationIssue[] } {
+  const candidate = payload as { code?: unknown; message?: unknown } | null;
+  return typeof candidate?.code === 'string' && typeof candidate.message === 'string';
 }
 
 /**
@@ -51,12 +56,10 @@ export function openAiTranscriptionRoutes(
 ): FastifyPluginAsyncZod {
   return async (app) => {
     app.addHook('onRequest', authenticateApi);
-    app.addHook('onSend', (_request, reply, payload, done) => {
-      const isJsonError =
-        reply.statusCode >= 400 &&
-        typeof payload === 'string' &&
-        String(reply.getHeader('content-type')).includes('json');
-      done(null, isJsonError ? withOpenAiError(payload, reply.statusCode) : payload);
+    // This route's errors: the product's answer, plus OpenAI's error object.
+    app.setErrorHandler((error: unknown, request, reply) => {
+      const { status, body } = errorAnswer(error, request, reply);
+      return reply.status(status).send(withOpenAiError(body, status));
     });
     await app.register(multipart, {
       limits: { fileSize: uploads.maxBytes, files: 1, fields: 12, parts: 14 },
@@ -80,7 +83,8 @@ export function openAiTranscriptionRoutes(
           consumes: ['multipart/form-data'],
           produces: ['application/json', 'text/plain', 'application/x-subrip', 'text/vtt'],
           response: {
-            200: openAiTranscriptionSchema.or(openAiVerboseTranscriptionSchema).or(z.string()),
+            // verbose_json first: a plain `{text}` schema would strip its other fields.
+            200: openAiVerboseTranscriptionSchema.or(openAiTranscriptionSchema).or(z.string()),
             '4xx': openAiErrorSchema,
             '5xx': openAiErrorSchema,
           },
