@@ -37,13 +37,6 @@ function withOpenAiError(
   };
 }
 
-function isProductError(
-  payload: unknown,
-): payload is { code: string; message: string; details?: ValidationIssue[] } {
-  const candidate = payload as { code?: unknown; message?: unknown } | null;
-  return typeof candidate?.code === 'string' && typeof candidate.message === 'string';
-}
-
 /**
  * OpenAI-compatible `POST /audio/transcriptions`: the request and answers of OpenAI's API
  * reference, so OpenAI SDK clients work by changing their base URL to `<server>/api/v1`. The
