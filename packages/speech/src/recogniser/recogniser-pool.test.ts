@@ -1,0 +1,127 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSpeechError } from '../speech-error.js';
+import { sharedModelsDir, testdataFile } from '../test-support/paths.js';
+import { RecogniserPool } from './recogniser-pool.js';
+
+const baseModel = path.join(sharedModelsDir, 'ggml-base-q8_0.bin');
+
+function pcmOf(relativePath: string): Float32Array {
+  const bytes = execFileSync(
+    'ffmpeg',
+    [
+      '-nostdin',
+      '-loglevel',
+      'error',
+      '-i',
+      testdataFile(relativePath),
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-f',
+      'f32le',
+      '-',
+    ],
+    {
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!isSpeechError(error)) throw new Error(`expected a SpeechError, got ${String(error)}`);
+  return error.code;
+}
+
+describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_000 }, () => {
+  let pool: RecogniserPool;
+  let jfk: Float32Array;
+
+  beforeAll(async () => {
+    jfk = pcmOf('en/jfk-inaugural.flac');
+    pool = new RecogniserPool({ workers: 1, threadsPerWorker: 2 });
+    await pool.preload(baseModel);
+  });
+
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('recognises speech off the event loop, with segments, words, probabilities and the language', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 10);
+    const { result, milliseconds } = await pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(),
+      options: { language: 'auto' },
+    });
+    clearInterval(timer);
+    expect(result.language).toBe('en');
+    expect(result.segments.map((segment) => segment.text).join(' ')).toMatch(
+      /ask not what your country can do for you/i,
+    );
+    const words = result.segments.flatMap((segment) => segment.words);
+    expect(words.map((word) => word.text)).toContain('fellow');
+    expect(words.every((word) => word.probability > 0 && word.probability <= 1)).toBe(true);
+    // The event loop kept running while whisper.cpp worked in its thread.
+    expect(ticks).toBeGreaterThan(milliseconds / 10 / 4);
+  });
+
+  it('cancels a waiting job at once and a running one at its next step, then keeps working', async () => {
+    const running = new AbortController();
+    const waiting = new AbortController();
+    const first = pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(),
+      options: { language: 'en' },
+      signal: running.signal,
+    });
+    const second = pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(),
+      options: { language: 'en' },
+      signal: waiting.signal,
+    });
+    waiting.abort();
+    expect(await failureOf(second)).toBe('CANCELLED');
+    expect(pool.load.waiting).toBe(0);
+    running.abort();
+    expect(await failureOf(first)).toBe('CANCELLED');
+    const after = await pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(),
+      options: { language: 'en', audioContext: 614 },
+    });
+    expect(after.result.segments.length).toBeGreaterThan(0);
+  });
+
+  it('fails a job clearly when its model cannot be loaded, and the next job still runs', async () => {
+    const missing = pool.recognise({
+      modelPath: path.join(sharedModelsDir, 'ggml-missing.bin'),
+      samples: jfk.slice(),
+      options: {},
+    });
+    expect(await failureOf(missing)).toBe('TRANSCRIPTION_FAILED');
+    const after = await pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(0, 16000 * 4),
+      options: { language: 'en' },
+    });
+    expect(after.result.language).toBe('en');
+  });
+
+  it('refuses work once closed', async () => {
+    const closing = new RecogniserPool({ workers: 1, threadsPerWorker: 1 });
+    await closing.close();
+    expect(
+      await failureOf(closing.recognise({ modelPath: baseModel, samples: jfk.slice(), options: {} })),
+    ).toBe('SPEECH_UNAVAILABLE');
+  });
+});
