@@ -9,9 +9,13 @@ import { apiKeysQuery } from './apiKeysApi';
 import { AuthenticationGuide } from './AuthenticationGuide';
 import { GenerateApiKeyModal } from './GenerateApiKeyModal';
 import { RevokeApiKeyModal } from './RevokeApiKeyModal';
+import { TranscriptionExamples } from './TranscriptionExamples';
 import { UsageCard } from './UsageCard';
 
-/** /speech-to-text-api (spec §2): the API keys, how to authenticate with them, usage and prices. */
+/**
+ * /speech-to-text-api (spec §2): the API keys, how to authenticate with them, examples of
+ * transcribing a recording, usage and prices.
+ */
 export function ApiKeysScreen() {
   const { t } = useTranslation();
   const keysHeadingId = useId();
@@ -61,6 +65,7 @@ export function ApiKeysScreen() {
       </Card>
 
       <AuthenticationGuide origin={window.location.origin} />
+      <TranscriptionExamples origin={window.location.origin} keys={keys.data} />
       <UsageCard />
 
       <GenerateApiKeyModal opened={generateOpened} onClose={() => setGenerateOpened(false)} />
