@@ -94,15 +94,33 @@ describe('probeMedia', () => {
     }
   });
 
-  it('says a video without sound and a picture have no audio track', async () => {
+  it('says a video without sound has no audio track, and a picture is not a recording', async () => {
     const video = scratch.ffmpeg(
       ['-f', 'lavfi', '-i', 'color=c=black:s=64x64:d=1', '-c:v', 'libx264'],
       'silent.mp4',
     );
     const picture = scratch.ffmpeg(['-f', 'lavfi', '-i', 'color=c=red:s=16x16', '-frames:v', '1'], 'red.png');
-    for (const file of [video, picture]) {
-      const error = await speechErrorOf(probeMedia(file));
-      expect(error).toMatchObject({ code: 'UNSUPPORTED_MEDIA', message: 'The file has no audio track.' });
+    expect(await speechErrorOf(probeMedia(video))).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA',
+      message: 'The file has no audio track.',
+    });
+    expect(await speechErrorOf(probeMedia(picture))).toMatchObject({
+      code: 'INVALID_FILE',
+      message: 'Not an audio or video file.',
+    });
+  });
+
+  it('never follows a playlist to other files of the machine', async () => {
+    const playlist = scratch.write(
+      'list.m3u8',
+      `#EXTM3U\n#EXTINF:11,\nfile:${testdataFile('en/jfk-inaugural.flac')}\n#EXT-X-ENDLIST\n`,
+    );
+    const concat = scratch.write(
+      'list.txt',
+      `ffconcat version 1.0\nfile '${testdataFile('en/jfk-inaugural.flac')}'\n`,
+    );
+    for (const file of [playlist, concat]) {
+      expect((await speechErrorOf(probeMedia(file))).code).toBe('INVALID_FILE');
     }
   });
 

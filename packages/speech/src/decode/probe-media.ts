@@ -39,8 +39,55 @@ const defaultProbeTimeoutMs = 60_000;
  */
 const textArtFormats = new Set(['tty', 'bin', 'adf', 'idf', 'xbin']);
 
-/** Only the file protocol (and pipes): a hostile playlist must not make ffmpeg open URLs. */
-export const ffmpegProtocolArgs = ['-protocol_whitelist', 'file,pipe'];
+/**
+ * Demuxers of audio and video recordings. Uploads are untrusted: playlists (HLS, concat), images
+ * and text formats would let a crafted file make ffmpeg read other files of the server.
+ */
+const recordingDemuxers = [
+  'mp3',
+  'mov',
+  'ogg',
+  'wav',
+  'w64',
+  'flac',
+  'matroska',
+  'aiff',
+  'aac',
+  'caf',
+  'amr',
+  'au',
+  'avi',
+  'asf',
+  'mpegts',
+  'mpeg',
+  'flv',
+  'wv',
+  'ape',
+  'tta',
+  'mpc',
+  'mpc8',
+  'ac3',
+  'eac3',
+  'dts',
+  'truehd',
+  'gsm',
+  'voc',
+  'rm',
+  'nut',
+  'ircam',
+  'sox',
+  'loas',
+  'mlp',
+  'dsf',
+].join(',');
+
+/** Only the file protocol (and pipes), and only recording demuxers: see above. */
+export const ffmpegProtocolArgs = [
+  '-protocol_whitelist',
+  'file,pipe',
+  '-format_whitelist',
+  recordingDemuxers,
+];
 
 const probeOutputSchema = z.object({
   streams: z
