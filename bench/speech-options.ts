@@ -1,0 +1,126 @@
+// Options of the speech benchmark (bench/speech.ts): flags first, then BENCH_* environment
+// variables, then the server's own defaults for this machine, so that a plain run measures what
+// production would do and tuning runs change one thing at a time.
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+
+export interface SpeechBenchOptions {
+  workers: number;
+  threadsPerWorker: number;
+  beamSize: number;
+  fitEncoderContext: boolean;
+  /** Languages of the dev set to run; all of the manifest's when empty. */
+  languages: string[];
+  /** Leave the language to detection instead of giving the manifest's. */
+  detectLanguage: boolean;
+  /** A subset (the first files of each language) for quick tuning runs. */
+  quick: boolean;
+  /** Timed passes over each file; the fastest counts (the machine is shared, timings are noisy). */
+  repeat: number;
+  tinyEnglish: boolean;
+  /** Minutes of the long-recording check; 0 skips it. */
+  longMinutes: number;
+  /** Seconds between two memory samples of the long recording. */
+  sampleSeconds: number;
+  /** A tag for the JSON file name and the log, e.g. `beam5`. */
+  label: string;
+}
+
+const usage = `npm run bench:speech -- [options]   (or BENCH_* variables)
+  --workers N            recogniser threads in the pool (BENCH_WORKERS; default: the server's for this machine)
+  --threads N            whisper.cpp threads per worker (BENCH_THREADS; default: the server's)
+  --beam N               beam width, 1 = greedy (BENCH_BEAM; default: the engine's, 1)
+  --no-fit-context       full 30 s encoder context instead of one fitted to the window (BENCH_FIT_CONTEXT=0)
+  --languages en,fr      languages of the dev set to run (BENCH_LANGUAGES; default: all)
+  --detect               leave the language to detection (BENCH_DETECT=1)
+  --quick                two files per language, no tiny.en, a 2-minute long recording (BENCH_QUICK=1)
+  --repeat N             timed passes per file, the fastest counts (BENCH_REPEAT; default 1)
+  --no-tiny              skip tiny.en on English (BENCH_TINY=0)
+  --long-minutes N       length of the long-recording check, 0 to skip (BENCH_LONG_MINUTES; default 10)
+  --sample-seconds N     memory sampling period of the long recording (default 3)
+  --label TEXT           tag of this run in the JSON file name (BENCH_LABEL)`;
+
+/** The server's pool size rule (apps/server/src/config/config.ts): fill the cores, at most 4 threads each. */
+function serverPoolDefaults(): { workers: number; threadsPerWorker: number } {
+  const cores = os.availableParallelism();
+  const threadsPerWorker = Math.max(1, Math.min(4, cores));
+  return { workers: Math.max(1, Math.floor(cores / threadsPerWorker)), threadsPerWorker };
+}
+
+function positiveInteger(name: string, value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min) {
+    throw new Error(`${name} must be an integer ≥ ${min}, got "${value}"\n\n${usage}`);
+  }
+  return parsed;
+}
+
+function flagOrEnv(flag: boolean | undefined, env: string | undefined): boolean {
+  if (flag) return true;
+  return env !== undefined && ['1', 'true', 'yes'].includes(env.trim().toLowerCase());
+}
+
+export function readSpeechBenchOptions(
+  argv: string[] = process.argv.slice(2),
+  env: NodeJS.ProcessEnv = process.env,
+): SpeechBenchOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        workers: { type: 'string' },
+        threads: { type: 'string' },
+        beam: { type: 'string' },
+        'no-fit-context': { type: 'boolean' },
+        languages: { type: 'string' },
+        detect: { type: 'boolean' },
+        quick: { type: 'boolean' },
+        repeat: { type: 'string' },
+        'no-tiny': { type: 'boolean' },
+        'long-minutes': { type: 'string' },
+        'sample-seconds': { type: 'string' },
+        label: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
+  }
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  const pool = serverPoolDefaults();
+  const quick = flagOrEnv(values.quick, env.BENCH_QUICK);
+  const languages = (values.languages ?? env.BENCH_LANGUAGES ?? '')
+    .split(',')
+    .map((language) => language.trim().toLowerCase())
+    .filter(Boolean);
+  const fitEnv = env.BENCH_FIT_CONTEXT?.trim();
+  return {
+    workers: positiveInteger('--workers', values.workers ?? env.BENCH_WORKERS, pool.workers),
+    threadsPerWorker: positiveInteger(
+      '--threads',
+      values.threads ?? env.BENCH_THREADS,
+      pool.threadsPerWorker,
+    ),
+    beamSize: positiveInteger('--beam', values.beam ?? env.BENCH_BEAM, 1),
+    fitEncoderContext: !(values['no-fit-context'] || fitEnv === '0' || fitEnv === 'false'),
+    languages,
+    detectLanguage: flagOrEnv(values.detect, env.BENCH_DETECT),
+    quick,
+    repeat: positiveInteger('--repeat', values.repeat ?? env.BENCH_REPEAT, 1),
+    tinyEnglish: !(values['no-tiny'] || env.BENCH_TINY === '0' || quick),
+    longMinutes: positiveInteger(
+      '--long-minutes',
+      values['long-minutes'] ?? env.BENCH_LONG_MINUTES,
+      quick ? 2 : 10,
+      0,
+    ),
+    sampleSeconds: positiveInteger('--sample-seconds', values['sample-seconds'], 3),
+    label: (values.label ?? env.BENCH_LABEL ?? '').replace(/[^\w.-]+/g, '-'),
+  };
+}
