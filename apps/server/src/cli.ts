@@ -13,6 +13,12 @@ import {
   modelsUsage,
   runModelsCommand,
 } from './modules/speech-models/models.cli.js';
+import {
+  TranscribeUsageError,
+  runTranscribeCommand,
+  transcribeLogger,
+  transcribeUsage,
+} from './modules/transcripts/transcribe.cli.js';
 import { withCommandDatabase } from './platform/db/command-database.js';
 import { openDatabase } from './platform/db/database.js';
 import { DatabaseInUseError } from './platform/db-owner/embedded-database.js';
@@ -29,6 +35,7 @@ Commands:
   send-test-email <address> queue one e-mail through the job queue, to check the mail settings
 ${accountsUsage}
 ${modelsUsage}
+${transcribeUsage}
   help                      this text
 
 Configuration comes from environment variables; see the README.`;
@@ -156,6 +163,23 @@ async function models(config: Config, args: string[]): Promise<void> {
   }
 }
 
+/** Needs no database either: no account, no credit; the operator's own machine and models. */
+async function transcribe(config: Config, args: string[]): Promise<void> {
+  // Ctrl-C cancels the file being decoded and closes the engine; a second one kills the process.
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  try {
+    process.exitCode = await runTranscribeCommand(config.speech, args, {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      signal: controller.signal,
+      logger: transcribeLogger(config.logLevel),
+    });
+  } catch (error) {
+    throw error instanceof TranscribeUsageError ? new UsageError(error.message) : error;
+  }
+}
+
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
@@ -179,6 +203,8 @@ async function main(argv: string[]): Promise<void> {
       return accounts(config, logger, rest);
     case 'models':
       return models(config, rest);
+    case 'transcribe':
+      return transcribe(config, rest);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

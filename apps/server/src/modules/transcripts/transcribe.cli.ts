@@ -1,0 +1,364 @@
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  formatTranscript,
+  isSpeechError,
+  listInstalledModels,
+  transcriptFormats,
+  type SpeechEngine,
+  type SpeechError,
+  type TranscriptFormat,
+} from '@verbatim/speech';
+import { SingleBar } from 'cli-progress';
+import { pino, type Logger } from 'pino';
+import type { Config } from '../../config/config.js';
+import { startSpeechEngine } from './speech-engine.js';
+
+export const transcribeUsage = `  transcribe <file>...        transcribe recordings on this machine (no server, no account):
+    --language CODE           en, fr, … fr-medical, or auto (default: detected per file)
+    --format FORMAT           text (default), json, srt or vtt
+    --model NAME              this installed model for every file (see models list)
+    --prompt TEXT             names or jargon that help the recogniser
+    --out DIR                 writes DIR/<name>.<txt|json|srt|vtt>; without it one file goes
+                              to stdout, several to the current folder`;
+
+/** A command line that cannot be run as written: exit code 64. */
+export class TranscribeUsageError extends Error {}
+
+export interface TranscribeRequest {
+  /** As typed; resolved against the working directory. */
+  files: string[];
+  /** Undefined: detect the language of each file. */
+  language: string | undefined;
+  format: TranscriptFormat;
+  /** A model name forced for every file; undefined: the configured choice per language. */
+  model: string | undefined;
+  prompt: string | undefined;
+  /** Undefined with one file: the transcript goes to stdout. */
+  outDir: string | undefined;
+}
+
+export interface TranscribeCliIo {
+  /** Receives the transcript itself when there is one file and no --out, and nothing else. */
+  stdout: NodeJS.WritableStream;
+  /** Progress and messages; a terminal gets a live bar, anything else a line per file. */
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Aborting it (Ctrl-C) stops the file being transcribed and skips the rest. */
+  signal?: AbortSignal;
+  /** Relative files and the default output folder resolve from here; default process.cwd(). */
+  cwd?: string;
+  logger: Logger;
+}
+
+export type TranscribeSpeechConfig = Config['speech'];
+
+/** The process exit codes the command ends with (64, a usage error, is thrown instead). */
+export const transcribeExitCodes = { ok: 0, failed: 1, interrupted: 130 } as const;
+
+/**
+ * The engine's start-up log is for servers; a person at a terminal gets this command's own
+ * messages. It is kept (on stderr, never stdout) only when LOG_LEVEL asks for debugging.
+ */
+export function transcribeLogger(level: Config['logLevel']): Logger {
+  const debugging = level === 'debug' || level === 'trace';
+  return pino({ level: debugging ? level : 'silent' }, process.stderr);
+}
+
+/** Reads the command line (`help` for --help); throws TranscribeUsageError for anything that cannot be run. */
+export function parseTranscribeArgs(args: string[]): TranscribeRequest | 'help' {
+  let parsed: ReturnType<typeof parseTranscribeOptions>;
+  try {
+    parsed = parseTranscribeOptions(args);
+  } catch (error) {
+    // node:util's messages already name the flag ("Unknown option '--lang'"); keep them.
+    throw new TranscribeUsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  if (positionals.length === 0) throw new TranscribeUsageError('transcribe needs at least one file');
+  const format = values.format ?? 'text';
+  if (!isTranscriptFormat(format))
+    throw new TranscribeUsageError(`unknown format "${format}": use one of ${transcriptFormats.join(', ')}`);
+  const language = values.language?.trim().toLowerCase();
+  if (language === '') throw new TranscribeUsageError('--language needs a value');
+  const model = values.model?.trim();
+  if (model === '') throw new TranscribeUsageError('--model needs a value');
+  if (values.out?.trim() === '') throw new TranscribeUsageError('--out needs a folder');
+  return {
+    files: positionals,
+    language: language === 'auto' ? undefined : language,
+    format,
+    model,
+    prompt: values.prompt?.trim() || undefined,
+    outDir: values.out,
+  };
+}
+
+function parseTranscribeOptions(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      language: { type: 'string', short: 'l' },
+      format: { type: 'string', short: 'f' },
+      model: { type: 'string', short: 'm' },
+      prompt: { type: 'string' },
+      out: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function isTranscriptFormat(value: string): value is TranscriptFormat {
+  return (transcriptFormats as readonly string[]).includes(value);
+}
+
+/** Where each file's transcript goes: undefined for stdout. */
+export function outputPaths(request: TranscribeRequest, cwd: string): (string | undefined)[] {
+  if (request.files.length === 1 && request.outDir === undefined) return [undefined];
+  const outDir = path.resolve(cwd, request.outDir ?? '.');
+  const extension = formatTranscript(
+    { language: 'en', duration: 0, segments: [] },
+    request.format,
+  ).fileExtension;
+  const outputs = request.files.map((file) =>
+    path.join(outDir, `${path.basename(file, path.extname(file))}.${extension}`),
+  );
+  // Refused before any work: a.wav and b/a.mp3 would overwrite each other, `notes.txt` itself.
+  const inputs = new Set(request.files.map((file) => path.resolve(cwd, file)));
+  outputs.forEach((output, index) => {
+    if (outputs.indexOf(output) !== index)
+      throw new TranscribeUsageError(
+        `${request.files[outputs.indexOf(output)]} and ${request.files[index]} would both be written to ${output}: transcribe them separately`,
+      );
+    if (inputs.has(output))
+      throw new TranscribeUsageError(`the transcript of ${request.files[index]} would overwrite ${output}`);
+  });
+  return outputs;
+}
+
+/**
+ * `verbatim transcribe FILE...`: the server's speech engine on this machine, without a server,
+ * a database, an account or credit. Transcribes the files one after the other (each one uses the
+ * whole recogniser pool); a file that fails is reported and the others still run. Returns the
+ * exit code; usage errors are thrown as TranscribeUsageError.
+ */
+export async function runTranscribeCommand(
+  speech: TranscribeSpeechConfig,
+  args: string[],
+  io: TranscribeCliIo,
+): Promise<number> {
+  const request = parseTranscribeArgs(args);
+  if (request === 'help') {
+    await writeAll(io.stdout, `Usage: verbatim transcribe <file>... [options]\n\n${transcribeUsage}\n`);
+    return transcribeExitCodes.ok;
+  }
+  const cwd = io.cwd ?? process.cwd();
+  const outputs = outputPaths(request, cwd);
+  const say = (text: string) => io.stderr.write(`${text}\n`);
+  const fail = (text: string) => {
+    say(`verbatim: ${text}`);
+    return transcribeExitCodes.failed;
+  };
+
+  let engineConfig = speech;
+  let language = request.language;
+  if (request.model !== undefined) {
+    const forced = await checkForcedModel(speech.modelsDir, request.model, language);
+    if (forced.problem) return fail(forced.problem);
+    // Only the forced model is ever chosen: it is the default, with no per-language choice.
+    engineConfig = { ...speech, defaultModel: request.model, modelByLanguage: {} };
+    // Detection needs a multilingual model, which the engine would pick instead of an English-only
+    // one; the operator asked for this model, so its one language it is.
+    if (forced.englishOnly) language = 'en';
+  }
+
+  const engine = await startSpeechEngine(engineConfig, io.logger);
+  try {
+    const status = engine.status();
+    if (!status.ready) return fail(status.problem ?? 'the speech engine is not ready');
+    try {
+      engine.assertLanguage(language);
+    } catch (error) {
+      if (!isSpeechError(error)) throw error;
+      return fail(`${error.message} Use a language code such as en or fr, fr-medical, or auto.`);
+    }
+    if (request.outDir !== undefined) await mkdir(path.resolve(cwd, request.outDir), { recursive: true });
+
+    const progress = progressReporter(io.stderr);
+    let failures = 0;
+    for (const [index, file] of request.files.entries()) {
+      if (io.signal?.aborted) break;
+      const output = outputs[index];
+      try {
+        await transcribeOne(
+          engine,
+          { ...request, language },
+          path.resolve(cwd, file),
+          file,
+          output,
+          io,
+          progress,
+        );
+      } catch (error) {
+        progress.stop();
+        if (io.signal?.aborted) break;
+        failures += 1;
+        say(`verbatim: ${file}: ${describeFailure(error)}`);
+      }
+    }
+    if (io.signal?.aborted) {
+      say('verbatim: stopped; the file being transcribed was not written');
+      return transcribeExitCodes.interrupted;
+    }
+    return failures > 0 ? transcribeExitCodes.failed : transcribeExitCodes.ok;
+  } finally {
+    await engine.close();
+  }
+}
+
+async function transcribeOne(
+  engine: SpeechEngine,
+  request: TranscribeRequest,
+  absolutePath: string,
+  shownName: string,
+  output: string | undefined,
+  io: TranscribeCliIo,
+  progress: ProgressReporter,
+): Promise<void> {
+  const started = performance.now();
+  const probe = await engine.probe(absolutePath, io.signal);
+  progress.start(shownName, probe.durationSeconds);
+  const transcript = await engine.transcribeFile(
+    absolutePath,
+    {
+      ...(request.language !== undefined ? { language: request.language } : {}),
+      ...(request.prompt !== undefined ? { prompt: request.prompt } : {}),
+      ...(io.signal ? { signal: io.signal } : {}),
+      onProgress: (fraction) => progress.update(fraction),
+    },
+    probe,
+  );
+  progress.stop();
+  const { body } = formatTranscript(transcript, request.format);
+  const text = body.endsWith('\n') ? body : `${body}\n`;
+  if (output === undefined) {
+    await writeAll(io.stdout, text);
+  } else {
+    await writeFileWhole(output, text);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  io.stderr.write(
+    `${shownName}: ${transcript.duration.toFixed(1)} s of audio, language ${transcript.language}, ` +
+      `transcribed in ${seconds.toFixed(1)} s${output === undefined ? '' : ` → ${output}`}\n`,
+  );
+}
+
+/** Written beside the target then renamed: an interrupted run never leaves half a transcript. */
+async function writeFileWhole(output: string, text: string): Promise<void> {
+  const partial = `${output}.${process.pid}.part`;
+  try {
+    await writeFile(partial, text);
+    await rename(partial, output);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+function writeAll(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.write(text, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/** Whether --model can be used as asked; if not, why, naming what is installed. */
+async function checkForcedModel(
+  modelsDir: string,
+  name: string,
+  language: string | undefined,
+): Promise<{ problem: string; englishOnly?: undefined } | { problem?: undefined; englishOnly: boolean }> {
+  const installed = await listInstalledModels(modelsDir);
+  const usable = installed.filter((model) => model.info !== undefined).map((model) => model.name);
+  const choices = usable.length
+    ? `installed: ${usable.join(', ')}`
+    : `no usable model is installed in ${modelsDir}`;
+  const model = installed.find((candidate) => candidate.name === name);
+  if (!model)
+    return {
+      problem: `the model ${name} is not installed (${choices}); download it with \`verbatim models download ${name}\``,
+    };
+  if (!model.info) return { problem: `the model ${name} cannot be used: ${model.problem} (${choices})` };
+  const englishOnly = !model.info.multilingual;
+  if (englishOnly && language !== undefined && language !== 'en')
+    return { problem: `the model ${name} transcribes English only, not "${language}" (${choices})` };
+  return { englishOnly };
+}
+
+/** The engine's message (which names no path), made specific where the reason says more. */
+function describeFailure(error: unknown): string {
+  if (!isSpeechError(error)) return error instanceof Error ? error.message : String(error);
+  return readFailure(error) ?? error.message;
+}
+
+function readFailure(error: SpeechError): string | undefined {
+  if (error.code !== 'INVALID_FILE') return undefined;
+  switch (error.details?.reason) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    default:
+      return undefined;
+  }
+}
+
+interface ProgressReporter {
+  start(file: string, durationSeconds: number): void;
+  /** 0–1 of the audio's duration. */
+  update(fraction: number): void;
+  stop(): void;
+}
+
+/** A live bar on a terminal; elsewhere (pipes, logs, tests) only the line written per file. */
+function progressReporter(stream: TranscribeCliIo['stderr']): ProgressReporter {
+  if (!stream.isTTY) return { start() {}, update() {}, stop() {} };
+  const steps = 1000;
+  const bar = new SingleBar({
+    stream,
+    format: '{file} {bar} {percentage}% | {done} of {length} | {eta_formatted} left',
+    barsize: 30,
+    hideCursor: true,
+    clearOnComplete: true,
+  });
+  let running = false;
+  let duration = 0;
+  return {
+    start(file, durationSeconds) {
+      duration = durationSeconds;
+      bar.start(steps, 0, { file, done: clock(0), length: clock(durationSeconds) });
+      running = true;
+    },
+    update(fraction) {
+      if (running) bar.update(Math.round(fraction * steps), { done: clock(fraction * duration) });
+    },
+    stop() {
+      if (running) bar.stop();
+      running = false;
+    },
+  };
+}
+
+/** 83.4 → `1:23`; an hour or more → `1:02:03`. */
+function clock(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
+}
