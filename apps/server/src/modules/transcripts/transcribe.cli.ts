@@ -183,7 +183,11 @@ export async function runTranscribeCommand(
       engine.assertLanguage(language);
     } catch (error) {
       if (!isSpeechError(error)) throw error;
-      return fail(`${error.message} Use a language code such as en or fr, fr-medical, or auto.`);
+      const hint =
+        error.code === 'UNSUPPORTED_LANGUAGE'
+          ? ' Use a language code such as en or fr, fr-medical, or auto.'
+          : '';
+      return fail(`${error.message}${hint}`);
     }
     if (request.outDir !== undefined) await mkdir(path.resolve(cwd, request.outDir), { recursive: true });
 
