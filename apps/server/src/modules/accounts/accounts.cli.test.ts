@@ -12,13 +12,17 @@ import { runCli } from '../../test-support/cli.js';
 import { createTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { AccountsRepository } from './accounts.repository.js';
 
-describe('verbatim accounts', () => {
+// Up to five CLI processes per test, each starting TypeScript and PGlite: slow on a busy machine.
+describe('verbatim accounts', { timeout: 180_000 }, () => {
   let dataDir: string;
   let testDatabase: TestDatabase;
   let databaseConfig: Config['database'];
   let env: Record<string, string>;
 
-  /** The CLI is another process: on PGlite the test must let go of the data folder while it runs. */
+  /**
+   * On PGlite the test holds the folder only around its own checks, so that the CLI opens it itself:
+   * the path with no server running (one-owner.test.ts covers the CLI beside a running server).
+   */
   async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
     const database = await openDatabase(databaseConfig, pino({ level: 'silent' }));
     try {

@@ -25,7 +25,8 @@ import { readFolderOwner } from './data-folder-lock.js';
  * The embedded database with real processes: a `verbatim serve` on a temporary data folder, the CLI
  * and other servers beside it. Always PGlite, whatever DATABASE_URL says: that is what is tested.
  */
-describe('one owner per embedded database folder', () => {
+// Each test runs several CLI processes and server (re)starts: tens of seconds each on a busy machine.
+describe('one owner per embedded database folder', { timeout: 300_000 }, () => {
   const password = 'Sup3r$ecret';
   let dataDir: string;
   let env: Record<string, string>;
@@ -116,11 +117,11 @@ describe('one owner per embedded database folder', () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'verbatim-owner-'));
     env = serverEnv(dataDir);
     server = await startServerProcess(env);
-  });
+  }, 180_000);
   afterAll(async () => {
     await server?.stop();
     await rm(dataDir, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('records the owner of the folder: pid, host and start time', async () => {
     const owner = await readFolderOwner(pgliteDir());
