@@ -101,7 +101,11 @@ describe('apiRequest', () => {
   it('reads the body of a status listed as an answer', async () => {
     const notReady = {
       status: 'not_ready',
-      checks: { database: { ok: false, detail: 'down' }, migrations: { ok: true, pending: [] } },
+      checks: {
+        database: { ok: false, detail: 'down' },
+        migrations: { ok: true, pending: [] },
+        speech: { ok: true, models: ['base-q8_0'], workers: 1, busy: 0, waiting: 0 },
+      },
     };
     stubApi({ '/api/v1/ready': { status: 503, body: notReady } });
 

@@ -20,7 +20,8 @@ export async function registerOpenApi(app: FastifyInstance, info: { title: strin
   app.addHook('onRoute', (route) => {
     const body = route.config?.openApiRequestBody;
     if (!body) return;
-    for (const method of [route.method].flat()) documentedBodies.set(`${method.toLowerCase()} ${route.url}`, body);
+    for (const method of [route.method].flat())
+      documentedBodies.set(`${method.toLowerCase()} ${route.url}`, body);
   });
   await app.register(swagger, {
     openapi: {
@@ -64,7 +65,7 @@ export async function registerOpenApi(app: FastifyInstance, info: { title: strin
         const operation = transformed.paths?.[openApiPath]?.[method];
         if (operation) operation.requestBody = body;
       }
-      return transformed as ReturnType<typeof jsonSchemaTransformObject>;
+      return transformed;
     },
   });
   await app.register(swaggerUi, {

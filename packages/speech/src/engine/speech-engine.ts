@@ -132,6 +132,8 @@ export class SpeechEngine {
 
   /** Throws UNSUPPORTED_LANGUAGE unless the installed models can transcribe `language`. */
   assertLanguage(language: string | undefined): void {
+    // Without a model every language is unsupported: say what is really missing.
+    this.#assertReady();
     if (language === undefined || language === 'auto') {
       this.#modelFor(undefined);
       return;

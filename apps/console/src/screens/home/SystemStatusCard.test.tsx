@@ -28,6 +28,7 @@ describe('system status card', () => {
           checks: {
             database: { ok: false, detail: 'connection refused' },
             migrations: { ok: false, pending: ['0002_accounts', '0003_keys'] },
+            speech: { ok: false, detail: 'No speech model', models: [], workers: 1, busy: 0, waiting: 0 },
           },
         },
       },
