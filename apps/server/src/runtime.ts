@@ -27,6 +27,9 @@ import { ProfileService } from './modules/profile/profile.service.js';
 import { RecoveryService } from './modules/recovery/recovery.service.js';
 import { RegistrationService } from './modules/registration/registration.service.js';
 import { SettingsService } from './modules/settings/settings.service.js';
+import { ensureDefaultModel } from './modules/speech-models/default-model.js';
+import { startSpeechEngine } from './modules/transcripts/speech-engine.js';
+import { TranscriptionService } from './modules/transcripts/transcription.service.js';
 import { SystemService } from './modules/system/system.service.js';
 import { CachingVatNumberRegistry } from './modules/vat/vat-number-registry.js';
 import { VatService } from './modules/vat/vat.service.js';
@@ -171,8 +174,27 @@ export async function startRuntime(
       secrets,
       logger,
     });
+    const speech = await startSpeechEngine(config.speech, logger);
+    closers.push(() => speech.close());
+    if (options.http) {
+      // In the background: the server answers at once; transcription becomes ready when the
+      // default model has arrived (or says how to add one when it cannot be downloaded).
+      const downloads = new AbortController();
+      closers.push(() => Promise.resolve(downloads.abort()));
+      const warmUp = () =>
+        speech
+          .warmUp()
+          .catch((error: unknown) => logger.error({ err: error }, 'the speech model could not be loaded'));
+      void warmUp();
+      void ensureDefaultModel(config.speech, logger, { signal: downloads.signal }).then(async (outcome) => {
+        if (outcome !== 'downloaded') return;
+        await speech.refreshModels();
+        await warmUp();
+      });
+    }
     const services: Services = {
-      system: new SystemService(config, database),
+      system: new SystemService(config, database, speech),
+      transcription: new TranscriptionService(speech, credits),
       externalSignIn,
       identity,
       profile: new ProfileService(

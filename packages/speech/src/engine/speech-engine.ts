@@ -94,9 +94,17 @@ export class SpeechEngine {
     return engine;
   }
 
-  /** Re-reads the models folder (after a download) and loads the default model in every worker. */
+  /** Re-reads the models folder (after a download). */
   async refreshModels(): Promise<void> {
     this.#models = await listInstalledModels(this.options.modelsDir);
+  }
+
+  /**
+   * Starts the recogniser threads and loads the default model in each, so the first request does
+   * not wait for it. Only a process that serves transcriptions calls it: an operator command never
+   * pays for threads and models it does not use.
+   */
+  async warmUp(): Promise<void> {
     const preferred =
       chooseModel(undefined, this.options, this.#models) ?? chooseModel('en', this.options, this.#models);
     if (preferred) await this.pool.preload(preferred.path);
