@@ -39,7 +39,9 @@ export const openAiSegmentSchema = z.object({
   no_speech_prob: z.number(),
 });
 
-export const openAiTranscriptionSchema = z.object({ text: z.string() }).meta({ id: 'OpenAiTranscription' });
+export const openAiTranscriptionSchema = z
+  .object({ text: z.string() })
+  .meta({ id: 'OpenAiTranscription', examples: [{ text: 'Ask not what your country can do for you.' }] });
 
 export const openAiVerboseTranscriptionSchema = z
   .object({

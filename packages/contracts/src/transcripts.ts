@@ -41,7 +41,30 @@ export const transcriptSchema = z
     /** Seconds charged (each started second) at the HTTP API price; 0 for a recording without audio. */
     billedSeconds: z.int().nonnegative(),
   })
-  .meta({ id: 'Transcript' });
+  .meta({
+    id: 'Transcript',
+    examples: [
+      {
+        id: 'trn_01jqz8m2k4x7c9v3b5n6p8r0ta',
+        language: 'en',
+        duration: 11,
+        text: 'And so, my fellow Americans, ask not what your country can do for you.',
+        segments: [
+          {
+            id: 0,
+            start: 0.32,
+            end: 7.6,
+            text: 'And so, my fellow Americans, ask not what your country can do for you.',
+            words: [
+              { start: 0.32, end: 0.4, text: 'And', confidence: 0.69 },
+              { start: 0.4, end: 0.52, text: 'so,', confidence: 0.99 },
+            ],
+          },
+        ],
+        billedSeconds: 11,
+      },
+    ],
+  });
 export type TranscriptResponse = z.infer<typeof transcriptSchema>;
 
 const booleanQuery = z
