@@ -234,6 +234,11 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
       'verbatim: The language "xx" is not supported by the installed models. ' +
         'Use a language code such as en or fr, fr-medical, or auto.\n',
     );
+
+    const aFile = scratch.write('taken', 'a file where the folder should go');
+    const blocked = await runInProcess(['--out', aFile, jfk]);
+    expect(blocked.code).toBe(1);
+    expect(blocked.stderr).toBe(`verbatim: cannot create the folder ${aFile}: EEXIST\n`);
   });
 
   it('shows a live bar on a terminal, and stops cleanly when cancelled (Ctrl-C), writing nothing', async () => {

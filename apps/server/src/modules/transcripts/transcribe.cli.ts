@@ -189,7 +189,16 @@ export async function runTranscribeCommand(
           : '';
       return fail(`${error.message}${hint}`);
     }
-    if (request.outDir !== undefined) await mkdir(path.resolve(cwd, request.outDir), { recursive: true });
+    if (request.outDir !== undefined) {
+      const outDir = path.resolve(cwd, request.outDir);
+      try {
+        await mkdir(outDir, { recursive: true });
+      } catch (error) {
+        return fail(
+          `cannot create the folder ${outDir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        );
+      }
+    }
 
     const progress = progressReporter(io.stderr);
     let failures = 0;
