@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
+import type { ValidationIssue } from '@verbatim/contracts';
+import type { z } from 'zod';
 import { AppError } from '../../errors/app-error.js';
 import { receiveAudio, type ReceivedAudio } from './audio-upload.js';
 
@@ -94,4 +96,17 @@ export function abortWhenClientLeaves(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) controller.abort();
   });
   return controller.signal;
+}
+
+/**
+ * The options of a transcription request are checked by the handler (they may come as form fields
+ * beside the streamed file), with the same VALIDATION_FAILED answer as a route schema gives.
+ */
+export function requestOptionsInvalid(error: z.ZodError, location: ValidationIssue['location']): AppError {
+  const details = error.issues.map((issue): ValidationIssue => ({
+    location,
+    path: issue.path.filter((part): part is string | number => typeof part !== 'symbol'),
+    message: issue.message,
+  }));
+  return new AppError('VALIDATION_FAILED', details[0]?.message ?? 'The request is not valid.', details);
 }

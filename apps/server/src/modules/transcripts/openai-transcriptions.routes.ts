@@ -14,7 +14,12 @@ import { AppError } from '../../errors/app-error.js';
 import { signedInAccount } from '../../http/authenticate.js';
 import { errorAnswer } from '../../http/error-handler.js';
 import { publicApiSecurity } from '../api-keys/api-authentication.js';
-import { abortWhenClientLeaves, readAudioRequest, type AudioUploadLimits } from './audio-request.js';
+import {
+  abortWhenClientLeaves,
+  readAudioRequest,
+  requestOptionsInvalid,
+  type AudioUploadLimits,
+} from './audio-request.js';
 import { audioRequestBody } from './audio-request-docs.js';
 import { toOpenAiVerbose } from './openai-format.js';
 import type { TranscriptionService } from './transcription.service.js';
@@ -101,15 +106,7 @@ export function openAiTranscriptionRoutes(
               granularityField === undefined ? undefined : [granularityField].flat(),
           });
           if (!parsed.success) {
-            throw new AppError(
-              'VALIDATION_FAILED',
-              parsed.error.issues[0]?.message ?? 'The request is not valid.',
-              parsed.error.issues.map((issue) => ({
-                location: 'body' as const,
-                path: issue.path.filter((part): part is string | number => typeof part !== 'symbol'),
-                message: issue.message,
-              })),
-            );
+            throw requestOptionsInvalid(parsed.error, 'body');
           }
           const options = parsed.data;
           const granularities = options['timestamp_granularities[]'] ?? ['segment'];

@@ -4,19 +4,18 @@ import {
   transcribeQuerySchema,
   transcriptSchema,
   transcriptionLanguageEntrySchema,
-  type ValidationIssue,
 } from '@verbatim/contracts';
 import { formatTranscript } from '@verbatim/speech';
 import type { onRequestAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../errors/app-error.js';
 import { signedInAccount } from '../../http/authenticate.js';
 import { publicApiSecurity } from '../api-keys/api-authentication.js';
 import {
   abortWhenClientLeaves,
   rawAudioContentType,
   readAudioRequest,
+  requestOptionsInvalid,
   type AudioUploadLimits,
 } from './audio-request.js';
 import { audioRequestBody } from './audio-request-docs.js';
@@ -25,15 +24,6 @@ import type { TranscriptionService } from './transcription.service.js';
 const textAnswer = z
   .string()
   .describe('The transcript as text/plain, application/x-subrip or text/vtt (per format).');
-
-function validationFailure(error: z.ZodError): AppError {
-  const details = error.issues.map((issue): ValidationIssue => ({
-    location: 'query',
-    path: issue.path.filter((part): part is string | number => typeof part !== 'symbol'),
-    message: issue.message,
-  }));
-  return new AppError('VALIDATION_FAILED', 'The request is not valid.', details);
-}
 
 /** `POST /transcripts` (pre-recorded audio in, transcript out) and the language list of the engine. */
 export function transcriptsRoutes(
@@ -78,7 +68,7 @@ export function transcriptsRoutes(
           // The query as sent (the route's schema already turned it into values), then form fields.
           const sentQuery = Object.fromEntries(new URL(request.url, 'http://localhost').searchParams);
           const options = transcribeQuerySchema.safeParse({ ...sentQuery, ...fields });
-          if (!options.success) throw validationFailure(options.error);
+          if (!options.success) throw requestOptionsInvalid(options.error, 'query');
           const { language, prompt, wordTimestamps, format } = options.data;
           const completed = await service.transcribe(caller, {
             filePath: audio.path,
