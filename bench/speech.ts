@@ -39,7 +39,14 @@ const mebibyte = 1024 * 1024;
 
 /** Samples the process's resident memory and the main thread's heap on a timer. */
 class MemorySampler {
-  readonly samples: { seconds: number; rssMiB: number; heapMiB: number; progress: number }[] = [];
+  readonly samples: {
+    seconds: number;
+    rssMiB: number;
+    heapMiB: number;
+    /** Memory of ArrayBuffers and native objects known to V8 (audio chunks, ONNX tensors). */
+    externalMiB: number;
+    progress: number;
+  }[] = [];
   progress = 0;
   #timer: NodeJS.Timeout | undefined;
   #started = performance.now();
@@ -56,6 +63,7 @@ class MemorySampler {
       seconds: round((performance.now() - this.#started) / 1000, 1),
       rssMiB: round(usage.rss / mebibyte, 1),
       heapMiB: round(usage.heapUsed / mebibyte, 1),
+      externalMiB: round(usage.external / mebibyte, 1),
       progress: round(this.progress, 3),
     });
   }
@@ -300,7 +308,14 @@ async function runLongRecording(engine: SpeechEngine, options: SpeechBenchOption
     sampler.stop();
     const samples = sampler.samples;
     const pick = (sample: (typeof samples)[number] | undefined) =>
-      sample ? { rssMiB: sample.rssMiB, heapMiB: sample.heapMiB, atSeconds: sample.seconds } : undefined;
+      sample
+        ? {
+            rssMiB: sample.rssMiB,
+            heapMiB: sample.heapMiB,
+            externalMiB: sample.externalMiB,
+            atSeconds: sample.seconds,
+          }
+        : undefined;
     const text = transcriptText(transcript);
     const wer = wordErrorRate(recording.referenceText, text, 'en');
     return {
@@ -417,6 +432,7 @@ async function main(): Promise<void> {
         's into run': memory[at]?.atSeconds,
         'RSS MiB': memory[at]?.rssMiB,
         'heap MiB': memory[at]?.heapMiB,
+        'external MiB': memory[at]?.externalMiB,
       })),
     );
     console.log(
