@@ -222,7 +222,7 @@ export async function startRuntime(
           windowMs: config.apiKeys.failureWindowSeconds * 1000,
         }),
       ),
-      settings: new SettingsService(database.db, credits),
+      settings: new SettingsService(database.db, credits, speech),
       payments: new PaymentsService({
         db: database.db,
         provider: paymentProviders.provider,

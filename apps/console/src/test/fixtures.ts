@@ -37,7 +37,8 @@ export const sampleCaptchaConfig: CaptchaConfig = { provider: 'altcha' };
 
 export const sampleSettings: Settings = {
   language: 'en',
-  transcripts: { language: 'en' },
+  transcripts: { language: 'en', deletionAfterDays: null },
+  recordingExtension: 'ogg',
   calls: { ceiling: null, currentUsage: 0 },
   thirdPartyApi: { credits: { ceiling: 500, currentUsage: 11 } },
 };

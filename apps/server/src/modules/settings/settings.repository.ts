@@ -1,10 +1,24 @@
+import {
+  recordingExtensionSchema,
+  transcriptDeletionPeriodSchema,
+  type RecordingExtension,
+  type TranscriptDeletionPeriod,
+} from '@verbatim/contracts';
 import type { Db } from '../../platform/db/database.js';
 
 export interface StoredSettings {
   transcriptLanguage: string;
+  /** Days after which transcripts and recordings are deleted; null: never. */
+  deletionAfterDays: TranscriptDeletionPeriod;
+  recordingExtension: RecordingExtension;
 }
 
-const defaults: StoredSettings = { transcriptLanguage: 'en' };
+/** What an account that never saved its settings has (and what the table's defaults say). */
+export const defaultSettings: Readonly<StoredSettings> = {
+  transcriptLanguage: 'en',
+  deletionAfterDays: null,
+  recordingExtension: 'ogg',
+};
 
 /** The settings kept beside the account (its interface language lives on the account itself). */
 export class SettingsRepository {
@@ -13,22 +27,37 @@ export class SettingsRepository {
   async find(accountId: string): Promise<StoredSettings> {
     const row = await this.db
       .selectFrom('account_settings')
-      .select('transcript_language')
+      .select(['transcript_language', 'transcript_deletion_days', 'recording_extension'])
       .where('account_id', '=', accountId)
       .executeTakeFirst();
-    return row ? { transcriptLanguage: row.transcript_language } : defaults;
+    if (!row) return { ...defaultSettings };
+    // The table's check constraints hold the same values as the contract; parsing narrows the types.
+    return {
+      transcriptLanguage: row.transcript_language,
+      deletionAfterDays: transcriptDeletionPeriodSchema.parse(row.transcript_deletion_days),
+      recordingExtension: recordingExtensionSchema.parse(row.recording_extension),
+    };
   }
 
+  /** Writes the given fields, creating the row with the defaults for the others. */
   async save(accountId: string, changes: Partial<StoredSettings>): Promise<void> {
-    if (changes.transcriptLanguage === undefined) return;
+    const columns = {
+      ...(changes.transcriptLanguage !== undefined
+        ? { transcript_language: changes.transcriptLanguage }
+        : {}),
+      ...(changes.deletionAfterDays !== undefined
+        ? { transcript_deletion_days: changes.deletionAfterDays }
+        : {}),
+      ...(changes.recordingExtension !== undefined
+        ? { recording_extension: changes.recordingExtension }
+        : {}),
+    };
+    if (Object.keys(columns).length === 0) return;
     await this.db
       .insertInto('account_settings')
-      .values({ account_id: accountId, transcript_language: changes.transcriptLanguage })
+      .values({ account_id: accountId, ...columns })
       .onConflict((conflict) =>
-        conflict.column('account_id').doUpdateSet({
-          transcript_language: changes.transcriptLanguage,
-          updated_at: new Date(),
-        }),
+        conflict.column('account_id').doUpdateSet({ ...columns, updated_at: new Date() }),
       )
       .execute();
   }

@@ -4,5 +4,8 @@ import type { ColumnType } from 'kysely';
 export interface AccountSettingsTable {
   account_id: string;
   transcript_language: ColumnType<string, string | undefined, string>;
+  /** 1, 7, 30, 90 or 365; null: transcripts are never deleted automatically. */
+  transcript_deletion_days: ColumnType<number | null, number | null | undefined, number | null>;
+  recording_extension: ColumnType<string, string | undefined, string>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
