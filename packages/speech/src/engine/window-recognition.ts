@@ -7,8 +7,13 @@ const sampleRate = 16_000;
 /** Whisper's encoder sees 50 frames per second of audio, 1500 for its full 30 s. */
 const encoderFramesPerSecond = 50;
 const fullEncoderContext = 1500;
-/** Frames beyond the audio: without them the last word of a window is sometimes lost. */
-const encoderContextMargin = 64;
+/**
+ * Frames beyond the audio: without them the last word of a window is sometimes lost. 64 was too
+ * few for tiny.en: on a 3 s window it repeated the sentence until the token limit (then dropped as
+ * a loop: the whole utterance lost, 232 errors on the 291 English dev-set words and twice the time);
+ * with 128 it makes 5 errors, and base is unchanged (3 errors) — see bench/speech.ts.
+ */
+const encoderContextMargin = 128;
 /** Characters of earlier text carried into the next window's prompt. */
 const promptCarryCharacters = 220;
 
