@@ -5,6 +5,8 @@ export const generalErrorPath = '/error';
 export const apiKeysPath = '/speech-to-text-api';
 export const billingPath = '/billing';
 export const billingHistoryPath = '/billing/history';
+/** Spec §2: configuration / settings. */
+export const configurationPath = '/configuration';
 /**
  * Spec §2: /payment only redirects to /billing; the payment provider sends the customer back to
  * /payment/success/{sessionId} after paying.

@@ -9,6 +9,7 @@ import { ApiKeysScreen } from '../screens/apiKeys/ApiKeysScreen';
 import { LoginSuccessScreen } from '../screens/authCallbacks/LoginSuccessScreen';
 import { BillingHistoryScreen } from '../screens/billing/BillingHistoryScreen';
 import { BillingScreen } from '../screens/billing/BillingScreen';
+import { ConfigurationScreen } from '../screens/configuration/ConfigurationScreen';
 import { LogoutSuccessScreen } from '../screens/authCallbacks/LogoutSuccessScreen';
 import { TokenRenewSuccessScreen } from '../screens/authCallbacks/TokenRenewSuccessScreen';
 import { ExternalLoginScreen } from '../screens/externalLogin/ExternalLoginScreen';
@@ -23,7 +24,14 @@ import { PendingApprovalScreen } from '../screens/pendingApproval/PendingApprova
 import { RecoveryScreen } from '../screens/recovery/RecoveryScreen';
 import { RegisterScreen } from '../screens/register/RegisterScreen';
 import { VerifyEmailScreen } from '../screens/verify/VerifyEmailScreen';
-import { apiKeysPath, billingPath, generalErrorPath, homePath, paymentPath } from './paths';
+import {
+  apiKeysPath,
+  billingPath,
+  configurationPath,
+  generalErrorPath,
+  homePath,
+  paymentPath,
+} from './paths';
 import type { RouteHandle } from './routeHandle';
 import { RouteMetadata } from './RouteMetadata';
 
@@ -83,6 +91,14 @@ export const routes: RouteObject[] = [
                     } satisfies RouteHandle,
                   },
                 ],
+              },
+              {
+                path: configurationPath,
+                element: <ConfigurationScreen />,
+                handle: {
+                  titleKey: 'screens.configuration.title',
+                  descriptionKey: 'screens.configuration.description',
+                } satisfies RouteHandle,
               },
               {
                 // Spec §2: /payment only redirects to /billing; its crumb leads there too.

@@ -1,9 +1,17 @@
 import { NavLink, ScrollArea, Stack, Tooltip } from '@mantine/core';
-import { IconApi, IconBook2, IconCreditCard, IconKey, IconRocket, type Icon } from '@tabler/icons-react';
+import {
+  IconApi,
+  IconBook2,
+  IconCreditCard,
+  IconKey,
+  IconRocket,
+  IconSettings,
+  type Icon,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { apiKeysPath, apiReferencePath, billingPath, homePath } from '../app/paths';
+import { apiKeysPath, apiReferencePath, billingPath, configurationPath, homePath } from '../app/paths';
 import type { TranslationKey } from '../i18n/translationKey';
 import { useConsoleConfig } from '../runtimeConfig/consoleConfigQuery';
 import { SidebarCredit } from './SidebarCredit';
@@ -13,6 +21,7 @@ const screenLinks: readonly { to: string; labelKey: TranslationKey; icon: Icon }
   { to: homePath, labelKey: 'chrome.sidebar.home', icon: IconRocket },
   { to: apiKeysPath, labelKey: 'chrome.sidebar.apiKeys', icon: IconKey },
   { to: billingPath, labelKey: 'chrome.sidebar.billing', icon: IconCreditCard },
+  { to: configurationPath, labelKey: 'chrome.sidebar.configuration', icon: IconSettings },
 ];
 
 export interface SidebarProps {
