@@ -38,6 +38,8 @@ export async function startProductServer(
       ...process.env,
       // Journeys never reach the network: no model download at start-up.
       SPEECH_MODEL_AUTO_DOWNLOAD: 'false',
+      // Every journey registers its own accounts from the one loopback address.
+      REGISTRATIONS_PER_HOUR_PER_IP: '1000',
       ...options.env,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -1,7 +1,7 @@
 // Builds the whisper.cpp addon (Rust, through whisper-rs and napi-rs) into native/verbatim-whisper.node.
 // Cargo rebuilds only what changed, so this is quick after the first build (~1–2 minutes).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,4 +25,11 @@ if (!existsSync(built)) {
   console.error(`cargo finished but ${built} is missing`);
   process.exit(1);
 }
-copyFileSync(built, path.join(here, 'verbatim-whisper.node'));
+// A process that has the addon loaded (a running server, a test) crashes if its file is rewritten
+// in place: the new build is renamed over it instead, and only when it changed.
+const target = path.join(here, 'verbatim-whisper.node');
+if (!existsSync(target) || !readFileSync(built).equals(readFileSync(target))) {
+  const staging = `${target}.${process.pid}.tmp`;
+  copyFileSync(built, staging);
+  renameSync(staging, target);
+}

@@ -162,6 +162,7 @@ const environmentSchema = z.object({
   RECAPTCHA_VERIFY_URL: httpUrl.default('https://www.google.com/recaptcha/api/siteverify'),
   RECAPTCHA_SCRIPT_URL: httpUrl.default('https://www.google.com/recaptcha/api.js'),
   REGISTRATION_REQUIRES_APPROVAL: booleanFlag.default(false),
+  REGISTRATIONS_PER_HOUR_PER_IP: positiveInt.max(100_000).default(10),
   EMAIL_VERIFICATION_TTL_HOURS: positiveInt.default(48),
   PASSWORD_RECOVERY_TTL_MINUTES: positiveInt.default(60),
   SELLER_NAME: z.string().trim().min(1).optional(),
@@ -332,6 +333,8 @@ export interface Config {
           scriptUrl: string;
         };
     registrationRequiresApproval: boolean;
+    /** Sign-ups one client address may make in an hour. */
+    registrationsPerHourPerIp: number;
     emailVerificationTtlHours: number;
     passwordRecoveryTtlMinutes: number;
     /** Free credit recorded in the ledger of every new account, in cents. */
@@ -497,6 +500,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
             }
           : { provider: 'altcha', maxNumber: 100_000, challengeTtlSeconds: 600 },
       registrationRequiresApproval: e.REGISTRATION_REQUIRES_APPROVAL,
+      registrationsPerHourPerIp: e.REGISTRATIONS_PER_HOUR_PER_IP,
       emailVerificationTtlHours: e.EMAIL_VERIFICATION_TTL_HOURS,
       passwordRecoveryTtlMinutes: e.PASSWORD_RECOVERY_TTL_MINUTES,
       startingCreditCents: e.STARTING_CREDIT_CENTS,

@@ -158,7 +158,9 @@ export async function buildApp(
   });
   await app.register(profileRoutes(services.profile, consoleSession), { prefix: '/api/v1' });
   await app.register(captchaRoutes(services.captcha), { prefix: '/api/v1' });
-  await app.register(registrationRoutes(services.registration), { prefix: '/api/v1' });
+  await app.register(registrationRoutes(services.registration, config.accounts.registrationsPerHourPerIp), {
+    prefix: '/api/v1',
+  });
   await app.register(recoveryRoutes(services.recovery), { prefix: '/api/v1' });
   await app.register(vatRoutes(services.vat, consoleSession), { prefix: '/api/v1' });
   const authenticateApi = services.apiAuthentication.hook;

@@ -59,7 +59,7 @@ export interface Admission {
   release(): void;
 }
 
-const defaultDecoding: DecodingChoices = { beamSize: 1, fitEncoderContext: true };
+const defaultDecoding: DecodingChoices = { beamSize: 1, beamSizeOtherLanguages: 5, fitEncoderContext: true };
 
 /**
  * The speech engine: decode (ffmpeg) → voice activity detection (Silero) → windows of at most 30 s

@@ -18,8 +18,14 @@ const encoderContextMargin = 128;
 const promptCarryCharacters = 220;
 
 export interface DecodingChoices {
-  /** 1 = greedy (with whisper.cpp's temperature fallback); more = beam search. */
+  /** For English: 1 = greedy (with whisper.cpp's temperature fallback); more = beam search. */
   beamSize: number;
+  /**
+   * For every other language (and before the language is known). Measured on the dev set with
+   * base: greedy is as accurate as beam 5 on English, but beam 5 recognises French, German and
+   * Spanish markedly better, for about 30% more CPU.
+   */
+  beamSizeOtherLanguages: number;
   /** Cut the encoder's context to the window's length (much faster on short windows). */
   fitEncoderContext: boolean;
 }
@@ -98,7 +104,7 @@ export async function recogniseWindow(
   const prompt = [request.prompt, carried].filter(Boolean).join(' ').trim();
   const base: Omit<NativeTranscribeOptions, 'threads'> = {
     language: request.language ?? 'auto',
-    beamSize: choices.beamSize,
+    beamSize: request.language === 'en' ? choices.beamSize : choices.beamSizeOtherLanguages,
     audioContext: choices.fitEncoderContext ? encoderContextFor(request.samples.length) : 0,
     suppressNonSpeech: true,
     temperature: 0,

@@ -9,12 +9,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requestContext } from '../../http/request-context.js';
 import type { RegistrationService } from './registration.service.js';
 
-export function registrationRoutes(service: RegistrationService): FastifyPluginAsyncZod {
+/** `registrationsPerHour`: sign-ups one client address may make in an hour (REGISTRATIONS_PER_HOUR_PER_IP). */
+export function registrationRoutes(
+  service: RegistrationService,
+  registrationsPerHour: number,
+): FastifyPluginAsyncZod {
   return (app) => {
     app.post(
       '/auth/register',
       {
-        config: { rateLimit: { max: 10, timeWindow: '1 hour' } },
+        config: { rateLimit: { max: registrationsPerHour, timeWindow: '1 hour' } },
         schema: {
           tags: ['auth'],
           summary: 'Sign up with e-mail and password; sends the verification e-mail',
