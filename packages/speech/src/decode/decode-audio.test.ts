@@ -1,6 +1,8 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -245,5 +247,28 @@ describe('decodeAudio', () => {
   it('starts nothing when the signal is already aborted', async () => {
     const error = await decodeError(testdataFile('en/jfk-inaugural.flac'), { signal: AbortSignal.abort() });
     expect(error.code).toBe('CANCELLED');
+  });
+
+  it('holds no decoded audio once it is consumed: memory stays flat over ten minutes', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const tenMinutes = scratch.ffmpeg(
+      ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=16000:duration=600', '-c:a', 'flac'],
+      'ten-minutes.flac',
+    );
+    collectGarbage();
+    const before = process.memoryUsage().arrayBuffers;
+    let samples = 0;
+    let largest = 0;
+    for await (const chunk of decodeAudio(tenMinutes)) {
+      samples += chunk.length;
+      if (samples % (16_000 * 60) === 0) {
+        collectGarbage();
+        largest = Math.max(largest, process.memoryUsage().arrayBuffers - before);
+      }
+    }
+    expect(samples).toBe(600 * 16_000);
+    // The whole recording is 38 MB of float32: a few MB of buffers in flight at most.
+    expect(largest).toBeLessThan(8 * 1_048_576);
   });
 });

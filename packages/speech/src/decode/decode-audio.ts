@@ -106,17 +106,15 @@ export async function* decodeAudio(
     child.on('close', (code, signal) => resolve({ code, signal }));
   });
 
-  // Abort, timeout, a spawn failure or an unreadable input stream end the iteration through `stopped`.
+  // Abort, timeout, a spawn failure or an unreadable input stream end the iteration: `stop` fails
+  // the wait in progress, if any. (Not a Promise.race against one long-lived promise: each race
+  // would leave a reaction on it holding that step's Buffer, retaining every byte decoded.)
   const state: { failure?: SpeechError } = {};
-  let rejectStopped: (error: SpeechError) => void = () => undefined;
-  const stopped = new Promise<never>((_, reject) => {
-    rejectStopped = reject;
-  });
-  stopped.catch(() => undefined); // handled where it is raced; never an unhandled rejection
+  let interruptWait: ((error: SpeechError) => void) | undefined;
   const stop = (error: SpeechError) => {
     state.failure ??= error;
     child.kill('SIGKILL');
-    rejectStopped(state.failure);
+    interruptWait?.(state.failure);
   };
   const onAbort = () => stop(cancelledError());
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -149,25 +147,47 @@ export async function* decodeAudio(
   }
 
   /** Awaits `step` while ffmpeg works, charged to the timeout budget; abort and timeout win the race. */
-  const waitForFfmpeg = async <T>(step: Promise<T>): Promise<T> => {
-    const started = performance.now();
-    const timer = setTimeout(
-      () =>
-        stop(
-          new SpeechError('INVALID_FILE', 'Decoding the recording took too long.', {
-            reason: 'timeout',
-            timeoutMs: options.timeoutMs ?? defaultDecodeTimeoutMs(options.expectedDurationSeconds),
-          }),
-        ),
-      Math.max(0, remainingWaitMs),
-    );
-    try {
-      // `stopped` first: when both have settled already, a stop (abort, timeout) wins.
-      return await Promise.race([stopped, step]);
-    } finally {
-      clearTimeout(timer);
-      remainingWaitMs -= performance.now() - started;
-    }
+  const waitForFfmpeg = <T>(step: Promise<T>): Promise<T> => {
+    if (state.failure) return Promise.reject(state.failure);
+    return new Promise<T>((resolve, reject) => {
+      const started = performance.now();
+      let settled = false;
+      const settle = () => {
+        settled = true;
+        clearTimeout(timer);
+        interruptWait = undefined;
+        remainingWaitMs -= performance.now() - started;
+      };
+      const timer = setTimeout(
+        () =>
+          stop(
+            new SpeechError('INVALID_FILE', 'Decoding the recording took too long.', {
+              reason: 'timeout',
+              timeoutMs: options.timeoutMs ?? defaultDecodeTimeoutMs(options.expectedDurationSeconds),
+            }),
+          ),
+        Math.max(0, remainingWaitMs),
+      );
+      interruptWait = (error) => {
+        if (settled) return;
+        settle();
+        reject(error);
+      };
+      step.then(
+        (value) => {
+          if (settled) return;
+          settle();
+          // A stop that came while the step settled (abort, timeout) wins.
+          if (state.failure) reject(state.failure);
+          else resolve(value);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settle();
+          reject(state.failure ?? (error instanceof Error ? error : new Error(String(error))));
+        },
+      );
+    });
   };
 
   const output = child.stdout[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
