@@ -80,6 +80,7 @@ describe('loadConfig: self-service accounts', () => {
     expect(accounts).toEqual({
       captcha: { provider: 'altcha', maxNumber: 100_000, challengeTtlSeconds: 600 },
       registrationRequiresApproval: false,
+      registrationsPerHourPerIp: 10,
       emailVerificationTtlHours: 48,
       passwordRecoveryTtlMinutes: 60,
       startingCreditCents: 500,
@@ -92,6 +93,7 @@ describe('loadConfig: self-service accounts', () => {
       RECAPTCHA_SITE_KEY: 'site',
       RECAPTCHA_SECRET_KEY: 'secret',
       REGISTRATION_REQUIRES_APPROVAL: 'true',
+      REGISTRATIONS_PER_HOUR_PER_IP: '50',
       EMAIL_VERIFICATION_TTL_HOURS: '24',
       PASSWORD_RECOVERY_TTL_MINUTES: '15',
     });
@@ -104,6 +106,7 @@ describe('loadConfig: self-service accounts', () => {
         scriptUrl: 'https://www.google.com/recaptcha/api.js',
       },
       registrationRequiresApproval: true,
+      registrationsPerHourPerIp: 50,
       emailVerificationTtlHours: 24,
       passwordRecoveryTtlMinutes: 15,
       startingCreditCents: 500,
