@@ -8,7 +8,7 @@ import { ffmpegBinariesFromEnv, type FfmpegBinaries } from './ffmpeg-binaries.js
 import { sanitiseFfmpegReason, saysNoAudioStream } from './ffmpeg-reason.js';
 import { Float32Chunker } from './float32-chunker.js';
 import { assertReadableNonEmptyFile } from './input-file.js';
-import { ffmpegProtocolArgs, unreadableMediaError } from './probe-media.js';
+import { ffmpegAudioInputArgs, unreadableMediaError } from './probe-media.js';
 import { cancelledError, spawnError } from './run-process.js';
 
 /** What the recognisers eat: 16 kHz mono float32. */
@@ -80,15 +80,7 @@ export async function* decodeAudio(
   const child = spawn(
     binaries.ffmpegPath,
     [
-      '-nostdin',
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      ...ffmpegProtocolArgs,
-      '-i',
-      inputPath !== undefined ? `file:${inputPath}` : 'pipe:0',
-      '-map',
-      '0:a:0',
+      ...ffmpegAudioInputArgs(inputPath !== undefined ? `file:${inputPath}` : 'pipe:0'),
       '-vn',
       '-sn',
       '-dn',

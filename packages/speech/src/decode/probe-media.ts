@@ -89,6 +89,21 @@ export const ffmpegProtocolArgs = [
   recordingDemuxers,
 ];
 
+/** How every ffmpeg run of the engine opens a recording: quiet, restricted, first audio track only. */
+export function ffmpegAudioInputArgs(inputUrl: string): string[] {
+  return [
+    '-nostdin',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    ...ffmpegProtocolArgs,
+    '-i',
+    inputUrl,
+    '-map',
+    '0:a:0',
+  ];
+}
+
 const probeOutputSchema = z.object({
   streams: z
     .array(
@@ -214,15 +229,7 @@ async function measureAudioDuration(
   const result = await runProcess(
     binaries.ffmpegPath,
     [
-      '-nostdin',
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      ...ffmpegProtocolArgs,
-      '-i',
-      `file:${absolutePath}`,
-      '-map',
-      '0:a:0',
+      ...ffmpegAudioInputArgs(`file:${absolutePath}`),
       '-c',
       'copy',
       '-f',
