@@ -3,6 +3,7 @@ export * from './auth.js';
 export * from './credits.js';
 export * from './errors.js';
 export * from './identity.js';
+export * from './live.js';
 export * from './payments.js';
 export * from './profile.js';
 export * from './settings.js';
