@@ -12,6 +12,7 @@ import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { FailedAttempts } from './modules/api-keys/failed-attempts.js';
 import { CaptchaService } from './modules/captcha/captcha.service.js';
 import { CreditsService } from './modules/credits/credits.service.js';
+import type { UsageMeter } from './modules/credits/usage-meter.js';
 import { InvoiceIssuer } from './modules/payments/invoice-issuer.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { AccountSessionsRepository } from './modules/identity/account-sessions.repository.js';
@@ -153,6 +154,7 @@ export async function startRuntime(
       },
     });
     const credits = new CreditsService(database.db, config.prices.microsPerHour);
+    const usageMeter: UsageMeter = credits;
     const apiKeys = new ApiKeysService(
       database.db,
       credits,
@@ -194,7 +196,7 @@ export async function startRuntime(
     }
     const services: Services = {
       system: new SystemService(config, database, speech),
-      transcription: new TranscriptionService(speech, credits),
+      transcription: new TranscriptionService(speech, usageMeter),
       externalSignIn,
       identity,
       profile: new ProfileService(
@@ -212,6 +214,7 @@ export async function startRuntime(
       recovery: new RecoveryService({ ...accountDependencies, queue }),
       vat,
       credits,
+      usageMeter,
       apiKeys,
       apiAuthentication: new ApiAuthenticator(
         identity.accessTokens,

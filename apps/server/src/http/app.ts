@@ -14,6 +14,7 @@ import type { ApiKeysService } from '../modules/api-keys/api-keys.service.js';
 import { captchaRoutes } from '../modules/captcha/captcha.routes.js';
 import { creditsRoutes } from '../modules/credits/credits.routes.js';
 import type { CreditsService } from '../modules/credits/credits.service.js';
+import type { UsageMeter } from '../modules/credits/usage-meter.js';
 import { paymentWebhookRoutes } from '../modules/payments/payment-webhook.routes.js';
 import { paymentsRoutes } from '../modules/payments/payments.routes.js';
 import type { PaymentsService } from '../modules/payments/payments.service.js';
@@ -60,6 +61,8 @@ export interface AppServices {
   recovery: RecoveryService;
   vat: VatService;
   credits: CreditsService;
+  /** Meters finished work: credits in the cloud product, the licence in the on-premise edition. */
+  usageMeter: UsageMeter;
   apiKeys: ApiKeysService;
   apiAuthentication: ApiAuthenticator;
   settings: SettingsService;

@@ -3,6 +3,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { Db } from '../../platform/db/database.js';
 import { LedgerRepository, monthStart, type LedgerEntry } from './ledger.repository.js';
 import type { CreditKind } from './ledger.tables.js';
+import type { ChargeRequest, UsageMeter } from './usage-meter.js';
 import {
   billedSeconds,
   centsToMicros,
@@ -11,16 +12,7 @@ import {
   usageMicrosToCents,
 } from './pricing.js';
 
-export interface ChargeRequest {
-  accountId: string;
-  /** The API key the usage was made with; null for a console session. */
-  apiKeyId: string | null;
-  product: MeteredProduct;
-  /** Seconds of audio; each started second is charged. */
-  seconds: number;
-  /** Unique per account (e.g. `file:<id>`, `stream:<id>:<n>`): a repeated charge happens once. */
-  reference: string;
-}
+export type { ChargeRequest } from './usage-meter.js';
 
 export interface CreditRequest {
   accountId: string;
@@ -49,7 +41,7 @@ const maxChargeSeconds = 366 * 86_400;
  * charges from any number of connections or processes are neither lost nor doubled, and the
  * unique (account, reference) pair makes each of them idempotent.
  */
-export class CreditsService {
+export class CreditsService implements UsageMeter {
   constructor(
     private readonly db: Db,
     private readonly pricesMicrosPerHour: Record<MeteredProduct, number>,

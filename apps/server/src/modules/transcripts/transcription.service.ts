@@ -1,7 +1,7 @@
 import type { TranscriptResponse } from '@verbatim/contracts';
 import { transcriptText, type SpeechEngine, type Transcript } from '@verbatim/speech';
 import { newId } from '../../lib/ids.js';
-import type { CreditsService } from '../credits/credits.service.js';
+import type { UsageMeter } from '../credits/usage-meter.js';
 import { billedSeconds } from '../credits/pricing.js';
 import { toAppErrorFromSpeech } from './speech-app-error.js';
 
@@ -34,7 +34,7 @@ export interface CompletedTranscription {
 export class TranscriptionService {
   constructor(
     private readonly engine: SpeechEngine,
-    private readonly credits: CreditsService,
+    private readonly meter: UsageMeter,
   ) {}
 
   get speech(): SpeechEngine {
@@ -51,7 +51,7 @@ export class TranscriptionService {
       try {
         const probe = await this.engine.probe(request.filePath, request.signal);
         if (probe.durationSeconds > 0) {
-          await this.credits.assertAffordable({
+          await this.meter.assertAffordable({
             ...caller,
             product: 'http_api',
             seconds: probe.durationSeconds,
@@ -69,7 +69,7 @@ export class TranscriptionService {
         const id = newId('trn');
         const billed = transcript.duration > 0 ? billedSeconds(transcript.duration) : 0;
         if (billed > 0) {
-          await this.credits.charge({
+          await this.meter.charge({
             ...caller,
             product: 'http_api',
             seconds: transcript.duration,
