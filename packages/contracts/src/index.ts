@@ -2,6 +2,7 @@ export * from './apiKeys.js';
 export * from './auth.js';
 export * from './credits.js';
 export * from './errors.js';
+export * from './files.js';
 export * from './identity.js';
 export * from './live.js';
 export * from './payments.js';

@@ -21,6 +21,10 @@ export const validationMessages = {
   companyNameRequired: 'Required company name',
   vatNumberInvalid: 'Invalid vatNumber',
   paymentMethodInvalid: 'Invalid payment method',
+  // The upload modal (spec §5 Upload file); files.ts gathers them for the upload.
+  fileInvalid: 'Invalid file',
+  languageInvalid: 'Invalid language',
+  urlInvalid: 'Invalid url',
 } as const;
 
 export type ValidationMessageKey = keyof typeof validationMessages;

@@ -44,6 +44,22 @@ const statusByCode = {
   // Every recogniser busy and the line full: retry after the Retry-After header.
   SPEECH_BUSY: 503,
   TRANSCRIPTION_FAILED: 500,
+  // The same content was already uploaded and completed (spec §8: ValidationError with isCompleted).
+  FILE_ALREADY_EXISTS: 409,
+  // The account's storage quota would be exceeded (spec §8: LimitReachedError).
+  STORAGE_LIMIT_REACHED: 403,
+  // The chunk did not start where the server stands: the body says the size held.
+  UPLOAD_OFFSET_MISMATCH: 409,
+  // Every byte arrived but the SHA-1 differs from the one declared: the upload starts over.
+  UPLOAD_CHECKSUM_MISMATCH: 422,
+  // More bytes than the declared size (or than 500 MB).
+  UPLOAD_SIZE_EXCEEDED: 413,
+  // The transcript is not done (yet, or ever: the file failed).
+  TRANSCRIPT_NOT_READY: 409,
+  // A recording URL that is not https or resolves to a private, loopback or metadata address.
+  URL_NOT_ALLOWED: 400,
+  // The recording URL could not be fetched.
+  URL_FETCH_FAILED: 422,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 
