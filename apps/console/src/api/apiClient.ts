@@ -24,6 +24,8 @@ export interface ApiRequestOptions<Schema extends z.ZodType> {
   answerStatuses?: readonly number[];
   /** Sent instead of the session's token: a token just obtained, not stored yet. */
   accessToken?: string;
+  /** Request headers beyond accept, content type and authorisation (e.g. an upload's x-start-byte). */
+  headers?: Record<string, string>;
 }
 
 /** Calls `/api/v1{path}` and returns the validated body, or rejects with an {@link ApiRequestError}. */
@@ -32,9 +34,10 @@ export async function apiRequest<Schema extends z.ZodType>(
   options: ApiRequestOptions<Schema>,
 ): Promise<z.infer<Schema>> {
   const { schema, method = 'GET', body, signal, timeoutMs = defaultRequestTimeoutMs } = options;
+  const encoded = encodeBody(body);
   const answer = await exchange(
     `${apiBasePath}${path}`,
-    { method, ...encodeBody(body) },
+    { method, ...encoded, headers: { ...options.headers, ...encoded.headers } },
     { signal, timeoutMs, accessToken: options.accessToken },
   );
 

@@ -1,0 +1,158 @@
+import { type RecordingUploadState, type UploadOffsetMismatch, uploadChunkPolicy } from '@verbatim/contracts';
+import { ApiRequestError } from '../../api/ApiRequestError';
+import { fileSha1 } from './fileSha1';
+import { createRecording, putChunk } from './filesApi';
+import { fileFingerprint, type UploadResumeStore } from './uploadResumeStore';
+
+export interface UploadRequest {
+  file: File;
+  languageCode: string;
+  /** Left out when empty (spec §3 Upload payload). */
+  callbackUrl?: string;
+}
+
+/** Where an upload stands: reading the file for its SHA-1, then sending its bytes. */
+export interface UploadProgress {
+  phase: 'hashing' | 'uploading';
+  doneBytes: number;
+  totalBytes: number;
+}
+
+/** How chunks are sent; {@link uploadChunkPolicy} of the contracts unless a test says otherwise. */
+export interface UploadPolicy {
+  chunkBytes: number;
+  retries: number;
+  firstRetryDelayMs: number;
+  timeoutMs: number;
+}
+
+export interface UploadOptions {
+  /** Aborting pauses: the next call with the same file resumes from what the server holds. */
+  signal?: AbortSignal;
+  onProgress?: (progress: UploadProgress) => void;
+  /** Remembers the SHA-1 and placeholder of unfinished uploads (localStorage in the browser). */
+  store?: UploadResumeStore;
+  policy?: Partial<UploadPolicy>;
+  /** Waits between retries; a timer unless a test gives its own. */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/**
+ * Answers in a row that move no byte forward before the upload is declared stuck (e.g. every byte
+ * is there but the server never calls the upload complete).
+ */
+const maxAnswersWithoutProgress = 3;
+
+/**
+ * Uploads a recording resumably (spec §4 Upload): the file's SHA-1, then the placeholder
+ * (`POST /media/recordings`), which says how many bytes the server already holds, then the rest in
+ * chunks (`PUT /media/{fileId}`) from there. A chunk that times out, cannot reach the server or
+ * meets a server failure is sent again up to 3 times, 500 ms later the first time and twice as late
+ * each next time; a chunk refused for its offset continues from the size the server gives.
+ * Resolves with the completed upload; rejects with the {@link ApiRequestError} of a refusal, or
+ * the abort reason when paused.
+ */
+export async function uploadRecording(
+  request: UploadRequest,
+  { signal, onProgress, store, policy: policyOverrides, wait = waitFor }: UploadOptions = {},
+): Promise<RecordingUploadState> {
+  const policy: UploadPolicy = { ...uploadChunkPolicy, ...policyOverrides };
+  const { file, languageCode, callbackUrl } = request;
+  const fingerprint = fileFingerprint(file);
+  const remembered = store?.get(fingerprint);
+
+  const report = (phase: UploadProgress['phase'], doneBytes: number) =>
+    onProgress?.({ phase, doneBytes, totalBytes: file.size });
+
+  report('hashing', remembered ? file.size : 0);
+  const sha1 =
+    remembered?.sha1 ?? (await fileSha1(file, { signal, onProgress: (bytes) => report('hashing', bytes) }));
+  store?.set(fingerprint, { sha1 });
+
+  // The server finds the placeholder of an interrupted upload of the same content and answers the
+  // size it holds: the one question a resumed upload needs answered.
+  let state = await createRecording(
+    { fileName: file.name, size: file.size, type: file.type, languageCode, sha1, callbackUrl },
+    signal,
+  );
+  store?.set(fingerprint, { sha1, fileId: state.fileId });
+
+  let offset = state.size;
+  let answersWithoutProgress = 0;
+  report('uploading', offset);
+  while (!state.isCompleted) {
+    signal?.throwIfAborted();
+    const chunk = file.slice(offset, Math.min(file.size, offset + policy.chunkBytes));
+    const startByte = offset;
+    const answer = await withRetries(
+      () => putChunk(state.fileId, startByte, chunk, { signal, timeoutMs: policy.timeoutMs }),
+      policy,
+      wait,
+      signal,
+    );
+    const held = answer.size;
+    if (held > file.size) {
+      throw new ApiRequestError({
+        status: 0,
+        code: 'UNEXPECTED_RESPONSE',
+        message: 'Server holds more bytes than the file has',
+      });
+    }
+    answersWithoutProgress = held > offset ? 0 : answersWithoutProgress + 1;
+    if (answersWithoutProgress >= maxAnswersWithoutProgress) {
+      throw new ApiRequestError({
+        status: 0,
+        code: 'UNEXPECTED_RESPONSE',
+        message: `Upload stuck at byte ${held}`,
+      });
+    }
+    offset = held;
+    if (isUploadState(answer)) state = answer;
+    report('uploading', offset);
+  }
+  store?.delete(fingerprint);
+  return state;
+}
+
+function isUploadState(answer: RecordingUploadState | UploadOffsetMismatch): answer is RecordingUploadState {
+  return 'fileId' in answer;
+}
+
+/** Worth sending again: no answer in time, no answer at all, or a failure on the server's side. */
+export function isRetryableChunkFailure(error: unknown): boolean {
+  if (!(error instanceof ApiRequestError)) return false;
+  return (
+    error.code === 'TIMEOUT' || error.code === 'NETWORK_ERROR' || error.status >= 500 || error.status === 429
+  );
+}
+
+async function withRetries<T>(
+  send: () => Promise<T>,
+  policy: UploadPolicy,
+  wait: NonNullable<UploadOptions['wait']>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  for (let retry = 0; ; retry += 1) {
+    try {
+      return await send();
+    } catch (error) {
+      if (signal?.aborted || retry >= policy.retries || !isRetryableChunkFailure(error)) throw error;
+      await wait(policy.firstRetryDelayMs * 2 ** retry, signal);
+    }
+  }
+}
+
+function waitFor(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
