@@ -1,5 +1,7 @@
 /** Paths other modules link to; the route table in routes.tsx is the authority on what they show. */
 export const homePath = '/home';
+/** Spec §2: live transcription. */
+export const liveTranscribePath = '/live-transcribe';
 export const generalErrorPath = '/error';
 /** Spec §2: API authentication and keys. */
 export const apiKeysPath = '/speech-to-text-api';

@@ -17,6 +17,7 @@ import { GeneralErrorScreen } from '../screens/generalError/GeneralErrorScreen';
 import { RouteErrorScreen } from '../screens/generalError/RouteErrorScreen';
 import { HomeScreen } from '../screens/home/HomeScreen';
 import { InteractionScreen } from '../screens/interaction/InteractionScreen';
+import { LiveTranscribeScreen } from '../screens/liveTranscribe/LiveTranscribeScreen';
 import { LoginScreen } from '../screens/login/LoginScreen';
 import { NotFoundScreen } from '../screens/notFound/NotFoundScreen';
 import { PaymentSuccessScreen } from '../screens/payment/PaymentSuccessScreen';
@@ -30,6 +31,7 @@ import {
   configurationPath,
   generalErrorPath,
   homePath,
+  liveTranscribePath,
   paymentPath,
 } from './paths';
 import type { RouteHandle } from './routeHandle';
@@ -58,6 +60,14 @@ export const routes: RouteObject[] = [
                 handle: {
                   titleKey: 'screens.home.title',
                   descriptionKey: 'screens.home.description',
+                } satisfies RouteHandle,
+              },
+              {
+                path: liveTranscribePath,
+                element: <LiveTranscribeScreen />,
+                handle: {
+                  titleKey: 'screens.liveTranscribe.title',
+                  descriptionKey: 'screens.liveTranscribe.description',
                 } satisfies RouteHandle,
               },
               {

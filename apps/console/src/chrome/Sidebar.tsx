@@ -4,6 +4,7 @@ import {
   IconBook2,
   IconCreditCard,
   IconKey,
+  IconMicrophone,
   IconRocket,
   IconSettings,
   type Icon,
@@ -11,7 +12,14 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { apiKeysPath, apiReferencePath, billingPath, configurationPath, homePath } from '../app/paths';
+import {
+  apiKeysPath,
+  apiReferencePath,
+  billingPath,
+  configurationPath,
+  homePath,
+  liveTranscribePath,
+} from '../app/paths';
 import type { TranslationKey } from '../i18n/translationKey';
 import { useConsoleConfig } from '../runtimeConfig/consoleConfigQuery';
 import { SidebarCredit } from './SidebarCredit';
@@ -19,6 +27,7 @@ import { SidebarCredit } from './SidebarCredit';
 /** Screens of the signed-in area; each feature issue adds its own entry here. */
 const screenLinks: readonly { to: string; labelKey: TranslationKey; icon: Icon }[] = [
   { to: homePath, labelKey: 'chrome.sidebar.home', icon: IconRocket },
+  { to: liveTranscribePath, labelKey: 'chrome.sidebar.liveTranscribe', icon: IconMicrophone },
   { to: apiKeysPath, labelKey: 'chrome.sidebar.apiKeys', icon: IconKey },
   { to: billingPath, labelKey: 'chrome.sidebar.billing', icon: IconCreditCard },
   { to: configurationPath, labelKey: 'chrome.sidebar.configuration', icon: IconSettings },

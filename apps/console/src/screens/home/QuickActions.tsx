@@ -11,7 +11,7 @@ import {
 import type { ConsoleConfig } from '@verbatim/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { apiKeysPath, billingPath } from '../../app/paths';
+import { apiKeysPath, billingPath, liveTranscribePath } from '../../app/paths';
 import type { TranslationKey } from '../../i18n/translationKey';
 
 interface QuickLink {
@@ -30,7 +30,7 @@ interface QuickLink {
 export function QuickActions({ links }: { links: ConsoleConfig['links'] }) {
   const { t } = useTranslation();
   const primary: QuickLink[] = [
-    { labelKey: 'screens.home.liveTranscribe', icon: IconMicrophone, href: links.docs },
+    { labelKey: 'screens.home.liveTranscribe', icon: IconMicrophone, to: liveTranscribePath },
     { labelKey: 'screens.home.uploadFile', icon: IconCloudUpload, href: links.docs },
   ];
   const secondary: QuickLink[] = [
