@@ -8,6 +8,11 @@ import { AppError } from './errors/app-error.js';
 import { createLogger } from './logger.js';
 import { AccountsUsageError, accountsUsage, runAccountsCommand } from './modules/accounts/accounts.cli.js';
 import {
+  LicencesUsageError,
+  licencesUsage,
+  runLicencesCommand,
+} from './modules/licences/licences.cli.js';
+import {
   ModelsCommandError,
   ModelsUsageError,
   modelsUsage,
@@ -34,6 +39,7 @@ Commands:
   migrate                   apply pending database migrations and exit
   send-test-email <address> queue one e-mail through the job queue, to check the mail settings
 ${accountsUsage}
+${licencesUsage}
 ${modelsUsage}
 ${transcribeUsage}
   help                      this text
@@ -142,6 +148,16 @@ async function accounts(config: Config, logger: Logger, args: string[]): Promise
   }
 }
 
+async function licences(config: Config, logger: Logger, args: string[]): Promise<void> {
+  try {
+    await withCommandDatabase(config.database, logger, ({ db }) =>
+      runLicencesCommand(db, config, logger, args, (text) => console.log(text)),
+    );
+  } catch (error) {
+    throw error instanceof LicencesUsageError ? new UsageError(error.message) : error;
+  }
+}
+
 /** Needs no database: the models folder and the model repository are all it touches. */
 async function models(config: Config, args: string[]): Promise<void> {
   // Ctrl-C stops a download cleanly, keeping the partial file for the next run to resume.
@@ -201,6 +217,8 @@ async function main(argv: string[]): Promise<void> {
       return sendTestEmail(config, logger, rest[0]);
     case 'accounts':
       return accounts(config, logger, rest);
+    case 'licenses':
+      return licences(config, logger, rest);
     case 'models':
       return models(config, rest);
     case 'transcribe':

@@ -13,6 +13,9 @@ import { FailedAttempts } from './modules/api-keys/failed-attempts.js';
 import { CaptchaService } from './modules/captcha/captcha.service.js';
 import { CreditsService } from './modules/credits/credits.service.js';
 import type { UsageMeter } from './modules/credits/usage-meter.js';
+import { createInstallation } from './modules/licences/installation.js';
+import { licensingKeys, type SigningKeys } from './modules/licences/licence-keys.js';
+import { LicencesService } from './modules/licences/licences.service.js';
 import { InvoiceIssuer } from './modules/payments/invoice-issuer.js';
 import { PaymentsService } from './modules/payments/payments.service.js';
 import { AccountSessionsRepository } from './modules/identity/account-sessions.repository.js';
@@ -154,7 +157,24 @@ export async function startRuntime(
       },
     });
     const credits = new CreditsService(database.db, config.prices.microsPerHour);
-    const usageMeter: UsageMeter = credits;
+    // The on-premise edition (LICENSE_KEY set) counts usage against its licence instead of credits.
+    const installation = config.licensing.installation
+      ? createInstallation(database.db, config.licensing.installation, logger)
+      : null;
+    const usageMeter: UsageMeter = installation?.meter ?? credits;
+    if (installation?.reporter && (options.http || options.workers)) {
+      const reporter = installation.reporter;
+      reporter.start(config.licensing.installation?.reportIntervalSeconds ?? 60);
+      closers.push(() => reporter.stop());
+    }
+    let signingKeys: Promise<SigningKeys> | null = null;
+    const licences = new LicencesService(database.db, () => {
+      signingKeys ??= licensingKeys(secrets, config.licensing.privateKey).catch((error: unknown) => {
+        signingKeys = null;
+        throw error;
+      });
+      return signingKeys;
+    });
     const apiKeys = new ApiKeysService(
       database.db,
       credits,
@@ -215,6 +235,8 @@ export async function startRuntime(
       vat,
       credits,
       usageMeter,
+      licences,
+      installation,
       apiKeys,
       apiAuthentication: new ApiAuthenticator(
         identity.accessTokens,

@@ -52,6 +52,13 @@ export const consoleConfigSchema = z
       generalTerms: externalUrl,
       social: z.array(z.object({ name: z.string().min(1), url: externalUrl })),
     }),
+    /**
+     * `on_premise`: the licensed edition, which counts usage against its licence; the console hides
+     * billing and credit there and shows the licence on /on-premise.
+     */
+    edition: z.enum(['cloud', 'on_premise']),
+    /** The on-premise offer page and the sales address the On-premise screen links to. */
+    onPremise: z.object({ offerUrl: externalUrl, salesEmail: z.email() }),
   })
   .meta({ id: 'ConsoleConfig' });
 export type ConsoleConfig = z.infer<typeof consoleConfigSchema>;

@@ -12,6 +12,8 @@ export const sampleConsoleConfig: ConsoleConfig = {
     generalTerms: 'https://example.com/terms',
     social: [{ name: 'GitHub', url: 'https://github.com/example' }],
   },
+  edition: 'cloud',
+  onPremise: { offerUrl: 'https://example.com/on-premise', salesEmail: 'sales@example.com' },
 };
 
 export const sampleReadiness: Readiness = {

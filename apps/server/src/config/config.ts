@@ -206,6 +206,16 @@ const environmentSchema = z.object({
     .optional(),
   STRIPE_API_URL: httpUrl.optional(),
   STARTING_CREDIT_CENTS: nonNegativeInt.max(100_000_000).default(500),
+  // Licence server (the cloud product): its Ed25519 signing key (PKCS#8 DER base64 or PEM); by
+  // default generated on first start and kept with the server secrets.
+  LICENSING_PRIVATE_KEY: z.string().optional(),
+  ON_PREMISE_OFFER_URL: httpUrl.default('https://verbatim.example.com/on-premise'),
+  SALES_EMAIL: z.email('must be an e-mail address').default('sales@verbatim.example.com'),
+  // The on-premise edition: set LICENSE_KEY (and LICENSE_PUBLIC_KEY to check it offline).
+  LICENSE_KEY: z.string().optional(),
+  LICENSE_PUBLIC_KEY: z.string().optional(),
+  LICENSE_SERVER_URL: httpUrl.optional(),
+  LICENSE_REPORT_INTERVAL: positiveInt.max(60).default(60),
   PRICE_HTTP_API_USD_PER_HOUR: usdAsMicros.default(100_000),
   PRICE_WS_STREAMING_USD_PER_HOUR: usdAsMicros.default(300_000),
   PRICE_WS_PRERECORDED_USD_PER_HOUR: usdAsMicros.default(150_000),
@@ -315,6 +325,20 @@ export interface Config {
       social: { name: string; url: string }[];
     };
   };
+  licensing: {
+    /** The licence server's signing key; null: generated and kept with the server secrets. */
+    privateKey: string | null;
+    offerUrl: string;
+    salesEmail: string;
+    /** Present in the on-premise edition, which counts usage against this licence instead of credits. */
+    installation: {
+      key: string;
+      publicKey: string;
+      /** null: air-gapped, usage leaves by `verbatim licenses report`. */
+      serverUrl: string | null;
+      reportIntervalSeconds: number;
+    } | null;
+  };
   /** Self-service accounts: captcha, registration and password recovery. */
   accounts: {
     captcha:
@@ -392,6 +416,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     ...sellerVatNumberProblems(parsed.data),
     ...stripeProblems(present),
     ...pairedProblems(present, 'OAUTH_GOOGLE_CLIENT_ID', 'OAUTH_GOOGLE_CLIENT_SECRET'),
+    ...licenceProblems(present),
     ...pairedProblems(present, 'OAUTH_GITHUB_CLIENT_ID', 'OAUTH_GITHUB_CLIENT_SECRET'),
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
@@ -505,6 +530,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       passwordRecoveryTtlMinutes: e.PASSWORD_RECOVERY_TTL_MINUTES,
       startingCreditCents: e.STARTING_CREDIT_CENTS,
     },
+    licensing: {
+      privateKey: e.LICENSING_PRIVATE_KEY ?? null,
+      offerUrl: e.ON_PREMISE_OFFER_URL,
+      salesEmail: e.SALES_EMAIL,
+      installation: e.LICENSE_KEY
+        ? {
+            key: e.LICENSE_KEY.trim(),
+            publicKey: e.LICENSE_PUBLIC_KEY ?? '',
+            serverUrl: e.LICENSE_SERVER_URL?.replace(/\/+$/, '') ?? null,
+            reportIntervalSeconds: e.LICENSE_REPORT_INTERVAL,
+          }
+        : null,
+    },
     prices: {
       microsPerHour: {
         http_api: e.PRICE_HTTP_API_USD_PER_HOUR,
@@ -552,6 +590,15 @@ function pairedProblems(env: Record<string, string | undefined>, first: string, 
   if (Boolean(env[first]) === Boolean(env[second])) return [];
   const missing = env[first] ? second : first;
   return [`${missing}: required together with ${env[first] ? first : second}`];
+}
+
+/** The on-premise edition checks its key offline: it needs the licence server's public key. */
+function licenceProblems(env: Record<string, string | undefined>): string[] {
+  return env.LICENSE_KEY && !env.LICENSE_PUBLIC_KEY
+    ? [
+        'LICENSE_PUBLIC_KEY: required with LICENSE_KEY (GET /api/v1/licensing/public-key of the licence server)',
+      ]
+    : [];
 }
 
 /** Stripe needs its secret key and the webhook endpoint's signing secret. */

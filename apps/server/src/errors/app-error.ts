@@ -60,6 +60,14 @@ const statusByCode = {
   URL_NOT_ALLOWED: 400,
   // The recording URL could not be fetched.
   URL_FETCH_FAILED: 422,
+  // On-premise edition: its licence key is not one the licence server issued (or was altered).
+  LICENSE_INVALID: 403,
+  LICENSE_EXPIRED: 403,
+  // Every second of the licence is used: the operator must extend it.
+  LICENSE_EXHAUSTED: 402,
+  LICENSE_SUSPENDED: 403,
+  // The licence server was not reached within the licence's grace days.
+  LICENSE_OFFLINE_TOO_LONG: 503,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 

@@ -15,6 +15,9 @@ import { captchaRoutes } from '../modules/captcha/captcha.routes.js';
 import { creditsRoutes } from '../modules/credits/credits.routes.js';
 import type { CreditsService } from '../modules/credits/credits.service.js';
 import type { UsageMeter } from '../modules/credits/usage-meter.js';
+import type { Installation } from '../modules/licences/installation.js';
+import { licencesRoutes } from '../modules/licences/licences.routes.js';
+import type { LicencesService } from '../modules/licences/licences.service.js';
 import { paymentWebhookRoutes } from '../modules/payments/payment-webhook.routes.js';
 import { paymentsRoutes } from '../modules/payments/payments.routes.js';
 import type { PaymentsService } from '../modules/payments/payments.service.js';
@@ -63,6 +66,10 @@ export interface AppServices {
   credits: CreditsService;
   /** Meters finished work: credits in the cloud product, the licence in the on-premise edition. */
   usageMeter: UsageMeter;
+  /** The licence server (every edition issues and counts licences it signed). */
+  licences: LicencesService;
+  /** The on-premise edition's own licence; null in the cloud product. */
+  installation: Installation | null;
   apiKeys: ApiKeysService;
   apiAuthentication: ApiAuthenticator;
   settings: SettingsService;
@@ -169,6 +176,13 @@ export async function buildApp(
   const authenticateApi = services.apiAuthentication.hook;
   await app.register(apiKeyRoutes(services.apiKeys, consoleSession), { prefix: '/api/v1' });
   await app.register(creditsRoutes(services.credits, authenticateApi), { prefix: '/api/v1' });
+  await app.register(
+    licencesRoutes(services.licences, services.installation?.licence ?? null, {
+      authenticateApi,
+      consoleSession,
+    }),
+    { prefix: '/api/v1' },
+  );
   const uploads = {
     directory: path.join(config.dataDir, 'tmp', 'uploads'),
     maxBytes: config.speech.maxUploadBytes,

@@ -51,6 +51,12 @@ export async function registerOpenApi(app: FastifyInstance, info: { title: strin
             name: 'x-api-key',
             description: 'An API key (vbt_live_…) in the x-api-key header.',
           },
+          licenceKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'authorization',
+            description: 'An on-premise licence key (vbl1_…) as "Authorization: License <key>".',
+          },
         },
       },
     },

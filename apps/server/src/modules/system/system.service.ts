@@ -66,6 +66,8 @@ export class SystemService {
       productName: this.config.console.productName,
       version: this.config.version,
       links: this.config.console.links,
+      edition: this.config.licensing.installation ? 'on_premise' : 'cloud',
+      onPremise: { offerUrl: this.config.licensing.offerUrl, salesEmail: this.config.licensing.salesEmail },
     };
   }
 }

@@ -9,6 +9,12 @@ import type {
 import type { ApiKeysTable } from '../../modules/api-keys/api-keys.tables.js';
 import type { LedgerEntriesTable } from '../../modules/credits/ledger.tables.js';
 import type { OidcModelsTable, SigninFailuresTable } from '../../modules/identity/identity.tables.js';
+import type {
+  LicenceStandingTable,
+  LicencesTable,
+  LicenceUsageBatchesTable,
+  LicenceUsageJournalTable,
+} from '../../modules/licences/licences.tables.js';
 import type { EmailMessagesTable } from '../../modules/mail/mail.tables.js';
 import type {
   InvoicesTable,
@@ -36,4 +42,8 @@ export interface Tables {
   payment_events: PaymentEventsTable;
   invoice_sequences: InvoiceSequencesTable;
   invoices: InvoicesTable;
+  licences: LicencesTable;
+  licence_usage_batches: LicenceUsageBatchesTable;
+  licence_usage_journal: LicenceUsageJournalTable;
+  licence_standing: LicenceStandingTable;
 }
