@@ -7,6 +7,8 @@ export const generalErrorPath = '/error';
 export const apiKeysPath = '/speech-to-text-api';
 export const billingPath = '/billing';
 export const billingHistoryPath = '/billing/history';
+/** Spec §2: uploaded files list with upload modal. */
+export const submittedFilesPath = '/submitted-files';
 /** Spec §2: configuration / settings. */
 export const configurationPath = '/configuration';
 /**

@@ -24,6 +24,7 @@ import { PaymentSuccessScreen } from '../screens/payment/PaymentSuccessScreen';
 import { PendingApprovalScreen } from '../screens/pendingApproval/PendingApprovalScreen';
 import { RecoveryScreen } from '../screens/recovery/RecoveryScreen';
 import { RegisterScreen } from '../screens/register/RegisterScreen';
+import { SubmittedFilesScreen } from '../screens/submittedFiles/SubmittedFilesScreen';
 import { VerifyEmailScreen } from '../screens/verify/VerifyEmailScreen';
 import {
   apiKeysPath,
@@ -33,6 +34,7 @@ import {
   homePath,
   liveTranscribePath,
   paymentPath,
+  submittedFilesPath,
 } from './paths';
 import type { RouteHandle } from './routeHandle';
 import { RouteMetadata } from './RouteMetadata';
@@ -101,6 +103,14 @@ export const routes: RouteObject[] = [
                     } satisfies RouteHandle,
                   },
                 ],
+              },
+              {
+                path: submittedFilesPath,
+                element: <SubmittedFilesScreen />,
+                handle: {
+                  titleKey: 'screens.submittedFiles.title',
+                  descriptionKey: 'screens.submittedFiles.description',
+                } satisfies RouteHandle,
               },
               {
                 path: configurationPath,

@@ -3,6 +3,7 @@ import {
   IconApi,
   IconBook2,
   IconCreditCard,
+  IconFiles,
   IconKey,
   IconMicrophone,
   IconRocket,
@@ -19,6 +20,7 @@ import {
   configurationPath,
   homePath,
   liveTranscribePath,
+  submittedFilesPath,
 } from '../app/paths';
 import type { TranslationKey } from '../i18n/translationKey';
 import { useConsoleConfig } from '../runtimeConfig/consoleConfigQuery';
@@ -28,6 +30,7 @@ import { SidebarCredit } from './SidebarCredit';
 const screenLinks: readonly { to: string; labelKey: TranslationKey; icon: Icon }[] = [
   { to: homePath, labelKey: 'chrome.sidebar.home', icon: IconRocket },
   { to: liveTranscribePath, labelKey: 'chrome.sidebar.liveTranscribe', icon: IconMicrophone },
+  { to: submittedFilesPath, labelKey: 'chrome.sidebar.submittedFiles', icon: IconFiles },
   { to: apiKeysPath, labelKey: 'chrome.sidebar.apiKeys', icon: IconKey },
   { to: billingPath, labelKey: 'chrome.sidebar.billing', icon: IconCreditCard },
   { to: configurationPath, labelKey: 'chrome.sidebar.configuration', icon: IconSettings },

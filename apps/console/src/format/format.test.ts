@@ -19,5 +19,8 @@ describe('formatting', () => {
     expect(formatDateTime(local.toISOString())).toBe('2025-01-02 03:04:05');
     expect(formatDuration(3725)).toBe('01:02:05');
     expect(formatDuration(0)).toBe('00:00:00');
+    // Spec §3: durations are seconds, possibly fractional; a long recording may pass 99 hours.
+    expect(formatDuration(59.6)).toBe('00:01:00');
+    expect(formatDuration(360_000)).toBe('100:00:00');
   });
 });

@@ -2,26 +2,13 @@ import { Alert, Anchor, Card, Group, Pagination, Skeleton, Stack, Table, Text, T
 import { useQuery } from '@tanstack/react-query';
 import { paymentsPageSize } from '@verbatim/contracts';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { billingPath } from '../../app/paths';
+import { usePageParam } from '../../app/usePageParam';
 import { paymentsPageQuery } from './billingApi';
 import { InvoiceCell } from './InvoiceCell';
 import { useMoneyFormat } from './moneyFormat';
 import { PaymentStatusBadge } from './PaymentStatusBadge';
-
-/** The page in the address (?page=2), so a reload or a shared link shows the same payments. */
-function usePageParam(): [number, (page: number) => void] {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const parsed = Number.parseInt(searchParams.get('page') ?? '1', 10);
-  const page = Number.isSafeInteger(parsed) && parsed >= 1 ? parsed : 1;
-  const setPage = (next: number) =>
-    setSearchParams((params) => {
-      if (next === 1) params.delete('page');
-      else params.set('page', String(next));
-      return params;
-    });
-  return [page, setPage];
-}
 
 /** Billing history (spec §2 /billing/history): payments 10 at a time, with their invoices. */
 export function BillingHistoryScreen() {

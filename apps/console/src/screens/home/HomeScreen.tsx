@@ -1,9 +1,12 @@
 import { SimpleGrid, Stack, Title } from '@mantine/core';
 import { IconApi, IconBook2 } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiReferencePath } from '../../app/paths';
+import { useNavigate } from 'react-router';
+import { apiReferencePath, submittedFilesPath } from '../../app/paths';
 import { useProfile } from '../../profile/useProfile';
 import { useConsoleConfig } from '../../runtimeConfig/consoleConfigQuery';
+import { UploadFileModal } from '../submittedFiles/UploadFileModal';
 import { QuickActions } from './QuickActions';
 import { ResourceCard } from './ResourceCard';
 import { SystemStatusCard } from './SystemStatusCard';
@@ -14,12 +17,20 @@ export function HomeScreen() {
   const { t } = useTranslation();
   const links = useConsoleConfig().data?.links;
   const profile = useProfile().data;
+  const navigate = useNavigate();
+  const [uploadOpened, setUploadOpened] = useState(false);
 
   return (
     <Stack gap="xl" py="md">
       <Title order={1}>{t('screens.home.title')}</Title>
       {profile?.showWelcomeMsg && <WelcomeCard />}
-      {links && <QuickActions links={links} />}
+      {links && <QuickActions links={links} onUploadFile={() => setUploadOpened(true)} />}
+      <UploadFileModal
+        opened={uploadOpened}
+        onClose={() => setUploadOpened(false)}
+        // The new file shows first in the table, where its transcript arrives.
+        onUploaded={() => void navigate(submittedFilesPath)}
+      />
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg">
         {links && (
           <ResourceCard

@@ -11,7 +11,7 @@ import {
 import type { ConsoleConfig } from '@verbatim/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { apiKeysPath, billingPath, liveTranscribePath } from '../../app/paths';
+import { apiKeysPath, billingPath, liveTranscribePath, submittedFilesPath } from '../../app/paths';
 import type { TranslationKey } from '../../i18n/translationKey';
 
 interface QuickLink {
@@ -21,26 +21,48 @@ interface QuickLink {
   href?: string;
   /** A screen of the console. */
   to?: string;
+  /** Done in place, such as opening the upload modal. */
+  onClick?: () => void;
 }
 
 /**
  * The actions of Getting started (spec §1). Those whose screen exists lead there; the others lead
  * to the documentation of the feature rather than to nothing.
  */
-export function QuickActions({ links }: { links: ConsoleConfig['links'] }) {
+export function QuickActions({
+  links,
+  onUploadFile,
+}: {
+  links: ConsoleConfig['links'];
+  /** Spec §1: the Upload file button opens the upload modal. */
+  onUploadFile: () => void;
+}) {
   const { t } = useTranslation();
   const primary: QuickLink[] = [
     { labelKey: 'screens.home.liveTranscribe', icon: IconMicrophone, to: liveTranscribePath },
-    { labelKey: 'screens.home.uploadFile', icon: IconCloudUpload, href: links.docs },
+    { labelKey: 'screens.home.uploadFile', icon: IconCloudUpload, onClick: onUploadFile },
   ];
   const secondary: QuickLink[] = [
     { labelKey: 'screens.home.tryDemo', icon: IconPlayerPlay, href: links.demo },
     { labelKey: 'screens.home.generateApiKey', icon: IconKey, to: apiKeysPath },
-    { labelKey: 'screens.home.submittedFiles', icon: IconFiles, href: links.docs },
+    { labelKey: 'screens.home.submittedFiles', icon: IconFiles, to: submittedFilesPath },
     { labelKey: 'screens.home.topUp', icon: IconCreditCard, to: billingPath },
   ];
-  const linkButton = ({ labelKey, icon: LinkIcon, href, to }: QuickLink, variant: 'filled' | 'light') =>
-    to ? (
+  const linkButton = (
+    { labelKey, icon: LinkIcon, href, to, onClick }: QuickLink,
+    variant: 'filled' | 'light',
+  ) =>
+    onClick ? (
+      <Button
+        key={labelKey}
+        onClick={onClick}
+        variant={variant}
+        leftSection={<LinkIcon size={18} aria-hidden />}
+        fullWidth
+      >
+        {t(labelKey)}
+      </Button>
+    ) : to ? (
       <Button
         key={labelKey}
         component={Link}

@@ -1,20 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiRequestError } from '../../api/ApiRequestError';
+import '../../test/blobArrayBuffer';
 import { fileSha1 } from './fileSha1';
 import { type UploadProgress, uploadRecording } from './resumableUpload';
 import { fileFingerprint, localUploadResumeStore } from './uploadResumeStore';
-
-// jsdom's Blob has no arrayBuffer() (every browser has): read through jsdom's FileReader instead.
-if (typeof Blob.prototype.arrayBuffer !== 'function') {
-  Blob.prototype.arrayBuffer = function (this: Blob) {
-    return new Promise<ArrayBuffer>((resolve, reject) => {
-      const reader = new FileReader();
-      reader.onload = () => resolve(reader.result as ArrayBuffer);
-      reader.onerror = () => reject(reader.error ?? new Error('unreadable blob'));
-      reader.readAsArrayBuffer(this);
-    });
-  };
-}
 
 const chunkBytes = 1000;
 const policy = { chunkBytes, timeoutMs: 5_000 };
@@ -55,9 +44,9 @@ function fakeUploadServer() {
   };
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     init?.signal?.throwIfAborted();
-    const url = String(input);
+    const url = input as string;
     if (url === '/api/v1/media/recordings' && init?.method === 'POST') {
-      const body = JSON.parse(String(init.body)) as { fileName: string; size: number; sha1: string };
+      const body = JSON.parse(init.body as string) as { fileName: string; size: number; sha1: string };
       creations.push(body);
       const existing = [...files].find(
         ([, file]) => file.name === body.fileName && file.size === body.size && file.sha1 === body.sha1,
@@ -265,7 +254,7 @@ describe('uploadRecording', () => {
     expect(wait).not.toHaveBeenCalled();
     expect(server.files.get('file-1')?.bytes).toHaveLength(2000);
     expect(localUploadResumeStore().get(fileFingerprint(file))).toEqual({
-      sha1: expect.stringMatching(/^[0-9a-f]{40}$/),
+      sha1: await sha1Hex(await file.arrayBuffer()),
       fileId: 'file-1',
     });
 
@@ -293,10 +282,12 @@ describe('uploadRecording', () => {
   it('declares an upload stuck when the server never moves forward', async () => {
     const server = fakeUploadServer();
     const file = recording(1000);
-    server.fetchMock.mockImplementation(async (input, init) =>
-      String(input).endsWith('/recordings')
-        ? json(200, { fileId: 'file-9', size: 0, isCompleted: false })
-        : json(409, { code: 'UPLOAD_OFFSET_MISMATCH', message: 'offset', size: 0 }),
+    server.fetchMock.mockImplementation((input) =>
+      Promise.resolve(
+        (input as string).endsWith('/recordings')
+          ? json(200, { fileId: 'file-9', size: 0, isCompleted: false })
+          : json(409, { code: 'UPLOAD_OFFSET_MISMATCH', message: 'offset', size: 0 }),
+      ),
     );
 
     await expect(
