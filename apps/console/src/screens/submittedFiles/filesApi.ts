@@ -59,6 +59,11 @@ export function createRecording(
   });
 }
 
+/** `GET /media/{fileId}`: where an upload stands, the bytes the server holds. */
+export function uploadState(fileId: string, signal?: AbortSignal): Promise<RecordingUploadState> {
+  return apiRequest(`/media/${encodeURIComponent(fileId)}`, { schema: recordingUploadStateSchema, signal });
+}
+
 const chunkAnswerSchema = z.union([recordingUploadStateSchema, uploadOffsetMismatchSchema]);
 
 /**

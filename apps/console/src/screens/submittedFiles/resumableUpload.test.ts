@@ -35,6 +35,7 @@ function fakeUploadServer() {
   const faults: Fault[] = [];
   const puts: { fileId: string; startByte: number; length: number }[] = [];
   const creations: unknown[] = [];
+  const stateQuestions: string[] = [];
   const state = async (id: string) => {
     const file = files.get(id);
     if (!file) throw new Error(`no file ${id}`);
@@ -56,6 +57,12 @@ function fakeUploadServer() {
       return json(200, await state(id));
     }
     const put = /^\/api\/v1\/media\/([\w-]+)$/.exec(url);
+    if (put?.[1] && (init?.method ?? 'GET') === 'GET') {
+      stateQuestions.push(put[1]);
+      return files.has(put[1])
+        ? json(200, await state(put[1]))
+        : json(404, { code: 'NOT_FOUND', message: 'no such file' });
+    }
     if (put?.[1] && init?.method === 'PUT') {
       const fileId = put[1];
       const startByte = Number((init.headers as Record<string, string>)['x-start-byte']);
@@ -80,7 +87,7 @@ function fakeUploadServer() {
     return json(404, { code: 'ROUTE_NOT_FOUND', message: url });
   });
   vi.stubGlobal('fetch', fetchMock);
-  return { files, faults, puts, creations, fetchMock };
+  return { files, faults, puts, creations, stateQuestions, fetchMock };
 }
 
 const noWait = () => vi.fn((_ms: number) => Promise.resolve());
@@ -256,6 +263,7 @@ describe('uploadRecording', () => {
     expect(localUploadResumeStore().get(fileFingerprint(file))).toEqual({
       sha1: await sha1Hex(await file.arrayBuffer()),
       fileId: 'file-1',
+      target: '["en",null]',
     });
 
     // A reloaded page: a new store over the same localStorage, the same file picked again.
@@ -271,12 +279,44 @@ describe('uploadRecording', () => {
 
     expect(done).toEqual({ fileId: 'file-1', size: 5000, isCompleted: true });
     expect(server.puts.map((put) => put.startByte)).toEqual([0, 1000, 2000, 3000, 4000]);
-    expect(server.creations).toHaveLength(2);
+    // The remembered placeholder was asked where it stands; no second one was created.
+    expect(server.stateQuestions).toEqual(['file-1']);
+    expect(server.creations).toHaveLength(1);
     // The SHA-1 was remembered, not computed again; the progress starts where the server stood.
     expect(progress[0]).toEqual({ phase: 'hashing', doneBytes: 5000, totalBytes: 5000 });
     expect(progress.find((step) => step.phase === 'uploading')?.doneBytes).toBe(2000);
     expect(hashes).toBe(1);
     expect(localUploadResumeStore().get(fileFingerprint(file))).toBeUndefined();
+  });
+
+  it('creates the placeholder again when the remembered one is gone, and asks the metadata when the language changed', async () => {
+    const server = fakeUploadServer();
+    const file = recording(1500);
+    const store = localUploadResumeStore();
+    const sha1 = await sha1Hex(await file.arrayBuffer());
+    store.set(fileFingerprint(file), { sha1, fileId: 'file-77', target: '["en",null]' });
+
+    const done = await uploadRecording({ file, languageCode: 'en' }, { policy, wait: noWait(), store });
+    expect(done).toEqual({ fileId: 'file-1', size: 1500, isCompleted: true });
+    expect(server.stateQuestions).toEqual(['file-77']);
+    expect(server.creations).toHaveLength(1);
+
+    store.set(fileFingerprint(file), { sha1, fileId: 'file-1', target: '["en",null]' });
+    await uploadRecording({ file, languageCode: 'fr' }, { policy, wait: noWait(), store });
+    expect(server.stateQuestions).toEqual(['file-77']);
+    expect(server.creations).toHaveLength(2);
+  });
+
+  it('forgets the SHA-1 when the server finds the bytes do not match it', async () => {
+    const server = fakeUploadServer();
+    server.faults.push({ status: 422, code: 'UPLOAD_CHECKSUM_MISMATCH' });
+    const file = recording(500);
+    const store = localUploadResumeStore();
+
+    await expect(
+      uploadRecording({ file, languageCode: 'en' }, { policy, wait: noWait(), store }),
+    ).rejects.toMatchObject({ code: 'UPLOAD_CHECKSUM_MISMATCH' });
+    expect(store.get(fileFingerprint(file))).toBeUndefined();
   });
 
   it('declares an upload stuck when the server never moves forward', async () => {

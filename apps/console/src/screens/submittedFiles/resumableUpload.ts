@@ -1,7 +1,7 @@
 import { type RecordingUploadState, type UploadOffsetMismatch, uploadChunkPolicy } from '@verbatim/contracts';
 import { ApiRequestError } from '../../api/ApiRequestError';
 import { fileSha1 } from './fileSha1';
-import { createRecording, putChunk } from './filesApi';
+import { createRecording, putChunk, uploadState } from './filesApi';
 import { fileFingerprint, type UploadResumeStore } from './uploadResumeStore';
 
 export interface UploadRequest {
@@ -69,13 +69,18 @@ export async function uploadRecording(
     remembered?.sha1 ?? (await fileSha1(file, { signal, onProgress: (bytes) => report('hashing', bytes) }));
   store?.set(fingerprint, { sha1 });
 
-  // The server finds the placeholder of an interrupted upload of the same content and answers the
-  // size it holds: the one question a resumed upload needs answered.
-  let state = await createRecording(
+  // A placeholder begun with the same language and webhook is asked how many bytes it holds; the
+  // server also finds it from the metadata (same name, size and SHA-1) when this browser forgot it.
+  const target = targetOf(request);
+  let state =
+    remembered?.fileId !== undefined && remembered.target === target
+      ? await heldState(remembered.fileId, signal)
+      : undefined;
+  state ??= await createRecording(
     { fileName: file.name, size: file.size, type: file.type, languageCode, sha1, callbackUrl },
     signal,
   );
-  store?.set(fingerprint, { sha1, fileId: state.fileId });
+  store?.set(fingerprint, { sha1, fileId: state.fileId, target });
 
   let offset = state.size;
   let answersWithoutProgress = 0;
@@ -84,12 +89,18 @@ export async function uploadRecording(
     signal?.throwIfAborted();
     const chunk = file.slice(offset, Math.min(file.size, offset + policy.chunkBytes));
     const startByte = offset;
+    const fileId = state.fileId;
     const answer = await withRetries(
-      () => putChunk(state.fileId, startByte, chunk, { signal, timeoutMs: policy.timeoutMs }),
+      () => putChunk(fileId, startByte, chunk, { signal, timeoutMs: policy.timeoutMs }),
       policy,
       wait,
       signal,
-    );
+    ).catch((error: unknown) => {
+      // The bytes do not make the SHA-1 announced: the next attempt starts afresh.
+      if (error instanceof ApiRequestError && error.code === 'UPLOAD_CHECKSUM_MISMATCH')
+        store?.delete(fingerprint);
+      throw error;
+    });
     const held = answer.size;
     if (held > file.size) {
       throw new ApiRequestError({
@@ -112,6 +123,21 @@ export async function uploadRecording(
   }
   store?.delete(fingerprint);
   return state;
+}
+
+/** What a placeholder was created for, besides the file: its language and webhook. */
+function targetOf({ languageCode, callbackUrl }: UploadRequest): string {
+  return JSON.stringify([languageCode, callbackUrl ?? null]);
+}
+
+/** The placeholder's state, or undefined when it is gone (deleted, or cleaned up as abandoned). */
+async function heldState(fileId: string, signal: AbortSignal | undefined) {
+  try {
+    return await uploadState(fileId, signal);
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 404) return undefined;
+    throw error;
+  }
 }
 
 function isUploadState(answer: RecordingUploadState | UploadOffsetMismatch): answer is RecordingUploadState {

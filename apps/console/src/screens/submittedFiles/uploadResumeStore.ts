@@ -5,6 +5,8 @@
 export interface UnfinishedUpload {
   sha1: string;
   fileId?: string;
+  /** The language and webhook the placeholder was created with: another choice makes another. */
+  target?: string;
 }
 
 /** Where unfinished uploads are kept; localStorage in the browser. */
@@ -29,7 +31,11 @@ export function fileFingerprint(file: Pick<File, 'name' | 'size' | 'type' | 'las
 function isUnfinishedUpload(value: unknown): value is UnfinishedUpload {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Record<string, unknown>;
-  return typeof entry.sha1 === 'string' && ['undefined', 'string'].includes(typeof entry.fileId);
+  return (
+    typeof entry.sha1 === 'string' &&
+    ['undefined', 'string'].includes(typeof entry.fileId) &&
+    ['undefined', 'string'].includes(typeof entry.target)
+  );
 }
 
 /** The store in `storage` (localStorage by default); unreadable contents count as empty. */
