@@ -72,14 +72,16 @@ export async function uploadRecording(
   // A placeholder begun with the same language and webhook is asked how many bytes it holds; the
   // server also finds it from the metadata (same name, size and SHA-1) when this browser forgot it.
   const target = targetOf(request);
-  let state =
+  const held =
     remembered?.fileId !== undefined && remembered.target === target
       ? await heldState(remembered.fileId, signal)
       : undefined;
-  state ??= await createRecording(
-    { fileName: file.name, size: file.size, type: file.type, languageCode, sha1, callbackUrl },
-    signal,
-  );
+  let state: RecordingUploadState =
+    held ??
+    (await createRecording(
+      { fileName: file.name, size: file.size, type: file.type, languageCode, sha1, callbackUrl },
+      signal,
+    ));
   store?.set(fingerprint, { sha1, fileId: state.fileId, target });
 
   let offset = state.size;
