@@ -12,6 +12,8 @@ import { ApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { FailedAttempts } from './modules/api-keys/failed-attempts.js';
 import { CaptchaService } from './modules/captcha/captcha.service.js';
 import { CreditsService } from './modules/credits/credits.service.js';
+import { createCrmIntegrations } from './modules/integrations/integrations.module.js';
+import { noTranscripts, type TranscriptSource } from './modules/integrations/transcript-source.js';
 import type { UsageMeter } from './modules/credits/usage-meter.js';
 import { createInstallation } from './modules/licences/installation.js';
 import { licensingKeys, type SigningKeys } from './modules/licences/licence-keys.js';
@@ -79,6 +81,8 @@ export interface RuntimeOptions {
    * embedded folder exclusively.
    */
   database?: Database;
+  /** Where CRM deliveries read transcripts (tests give their own). */
+  crmTranscripts?: TranscriptSource;
 }
 
 /** The composition root: the one place where adapters, services, workers and HTTP are wired. */
@@ -196,6 +200,14 @@ export async function startRuntime(
       secrets,
       logger,
     });
+    const crm = await createCrmIntegrations({
+      config,
+      db: database.db,
+      secrets,
+      queue,
+      logger,
+      transcripts: options.crmTranscripts ?? noTranscripts,
+    });
     const speech = await startSpeechEngine(config.speech, logger);
     closers.push(() => speech.close());
     if (options.http) {
@@ -260,6 +272,8 @@ export async function startRuntime(
         logger,
       }),
       paymentProviders,
+      integrations: crm.integrations,
+      crmDeliveries: crm.deliveries,
     };
     if (options.workers) {
       await startWorkers(queue, services);

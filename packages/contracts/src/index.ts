@@ -4,6 +4,7 @@ export * from './credits.js';
 export * from './errors.js';
 export * from './files.js';
 export * from './identity.js';
+export * from './integrations.js';
 export * from './licences.js';
 export * from './live.js';
 export * from './payments.js';

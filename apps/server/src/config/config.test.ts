@@ -167,3 +167,68 @@ describe('loadConfig: self-service accounts', () => {
     }
   });
 });
+
+describe('loadConfig: CRM integrations', () => {
+  it('reaches the public HubSpot and Pipedrive APIs, offers no OAuth and generates the token key by default', () => {
+    const { integrations } = loadConfig({});
+    expect(integrations).toEqual({
+      hubspot: { apiUrl: 'https://api.hubapi.com', appUrl: 'https://app.hubspot.com', oauth: null },
+      pipedrive: {
+        apiUrl: 'https://api.pipedrive.com',
+        oauthUrl: 'https://oauth.pipedrive.com',
+        oauth: null,
+      },
+      encryptionKey: null,
+    });
+  });
+
+  it('reads the OAuth apps, the base URLs and the token key', () => {
+    const key = Buffer.alloc(32, 7);
+    const { integrations } = loadConfig({
+      HUBSPOT_CLIENT_ID: 'hs-id',
+      HUBSPOT_CLIENT_SECRET: 'hs-secret',
+      HUBSPOT_API_URL: 'http://127.0.0.1:5001/',
+      HUBSPOT_APP_URL: 'http://127.0.0.1:5001/app',
+      PIPEDRIVE_CLIENT_ID: 'pd-id',
+      PIPEDRIVE_CLIENT_SECRET: 'pd-secret',
+      PIPEDRIVE_API_URL: 'http://127.0.0.1:5002',
+      PIPEDRIVE_OAUTH_URL: 'http://127.0.0.1:5002/oauth/',
+      INTEGRATIONS_ENCRYPTION_KEY: key.toString('base64'),
+    });
+    expect(integrations.hubspot).toEqual({
+      apiUrl: 'http://127.0.0.1:5001',
+      appUrl: 'http://127.0.0.1:5001/app',
+      oauth: { clientId: 'hs-id', clientSecret: 'hs-secret' },
+    });
+    expect(integrations.pipedrive).toEqual({
+      apiUrl: 'http://127.0.0.1:5002',
+      oauthUrl: 'http://127.0.0.1:5002/oauth',
+      oauth: { clientId: 'pd-id', clientSecret: 'pd-secret' },
+    });
+    expect(integrations.encryptionKey?.equals(key)).toBe(true);
+  });
+
+  it('refuses a client id without its secret, bad URLs and a key that is not 32 bytes', () => {
+    let problems: string[] = [];
+    try {
+      loadConfig({
+        HUBSPOT_CLIENT_ID: 'hs-id',
+        PIPEDRIVE_CLIENT_SECRET: 'pd-secret',
+        HUBSPOT_API_URL: 'ftp://api',
+        PIPEDRIVE_OAUTH_URL: 'oauth',
+        INTEGRATIONS_ENCRYPTION_KEY: 'c2hvcnQ=',
+      });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'HUBSPOT_CLIENT_SECRET: required together with HUBSPOT_CLIENT_ID',
+        'PIPEDRIVE_CLIENT_ID: required together with PIPEDRIVE_CLIENT_SECRET',
+        expect.stringMatching(/^HUBSPOT_API_URL: /),
+        expect.stringMatching(/^PIPEDRIVE_OAUTH_URL: /),
+        expect.stringMatching(/^INTEGRATIONS_ENCRYPTION_KEY: must be 32 random bytes/),
+      ]),
+    );
+  });
+});

@@ -235,6 +235,18 @@ const environmentSchema = z.object({
   SPEECH_QUEUE_LIMIT: nonNegativeInt.max(10_000).default(8),
   SPEECH_MAX_UPLOAD_BYTES: positiveInt.default(524_288_000),
   SPEECH_MAX_DURATION_SECONDS: positiveInt.default(4 * 3600),
+  HUBSPOT_CLIENT_ID: z.string().min(1).optional(),
+  HUBSPOT_CLIENT_SECRET: z.string().min(1).optional(),
+  HUBSPOT_API_URL: httpUrl.default('https://api.hubapi.com'),
+  HUBSPOT_APP_URL: httpUrl.default('https://app.hubspot.com'),
+  PIPEDRIVE_CLIENT_ID: z.string().min(1).optional(),
+  PIPEDRIVE_CLIENT_SECRET: z.string().min(1).optional(),
+  PIPEDRIVE_API_URL: httpUrl.default('https://api.pipedrive.com'),
+  PIPEDRIVE_OAUTH_URL: httpUrl.default('https://oauth.pipedrive.com'),
+  INTEGRATIONS_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
+    .optional(),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -385,6 +397,13 @@ export interface Config {
     maxUploadBytes: number;
     maxDurationSeconds: number;
   };
+  /** CRM integrations: where each provider's API lives, and its OAuth app when the operator made one. */
+  integrations: {
+    hubspot: { apiUrl: string; appUrl: string; oauth: { clientId: string; clientSecret: string } | null };
+    pipedrive: { apiUrl: string; oauthUrl: string; oauth: { clientId: string; clientSecret: string } | null };
+    /** AES-256 key sealing the stored tokens; null: generated on first start and kept with the server secrets. */
+    encryptionKey: Buffer | null;
+  };
   apiKeys: {
     /** Keys an account may hold at once (revoked ones do not count). */
     maxPerAccount: number;
@@ -418,6 +437,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     ...pairedProblems(present, 'OAUTH_GOOGLE_CLIENT_ID', 'OAUTH_GOOGLE_CLIENT_SECRET'),
     ...licenceProblems(present),
     ...pairedProblems(present, 'OAUTH_GITHUB_CLIENT_ID', 'OAUTH_GITHUB_CLIENT_SECRET'),
+    ...pairedProblems(present, 'HUBSPOT_CLIENT_ID', 'HUBSPOT_CLIENT_SECRET'),
+    ...pairedProblems(present, 'PIPEDRIVE_CLIENT_ID', 'PIPEDRIVE_CLIENT_SECRET'),
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
@@ -563,6 +584,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       queueLimit: e.SPEECH_QUEUE_LIMIT,
       maxUploadBytes: e.SPEECH_MAX_UPLOAD_BYTES,
       maxDurationSeconds: e.SPEECH_MAX_DURATION_SECONDS,
+    },
+    integrations: {
+      hubspot: {
+        apiUrl: e.HUBSPOT_API_URL.replace(/\/+$/, ''),
+        appUrl: e.HUBSPOT_APP_URL.replace(/\/+$/, ''),
+        oauth:
+          e.HUBSPOT_CLIENT_ID && e.HUBSPOT_CLIENT_SECRET
+            ? { clientId: e.HUBSPOT_CLIENT_ID, clientSecret: e.HUBSPOT_CLIENT_SECRET }
+            : null,
+      },
+      pipedrive: {
+        apiUrl: e.PIPEDRIVE_API_URL.replace(/\/+$/, ''),
+        oauthUrl: e.PIPEDRIVE_OAUTH_URL.replace(/\/+$/, ''),
+        oauth:
+          e.PIPEDRIVE_CLIENT_ID && e.PIPEDRIVE_CLIENT_SECRET
+            ? { clientId: e.PIPEDRIVE_CLIENT_ID, clientSecret: e.PIPEDRIVE_CLIENT_SECRET }
+            : null,
+      },
+      encryptionKey: e.INTEGRATIONS_ENCRYPTION_KEY
+        ? Buffer.from(e.INTEGRATIONS_ENCRYPTION_KEY, 'base64')
+        : null,
     },
     apiKeys: {
       maxPerAccount: e.API_KEYS_PER_ACCOUNT,

@@ -68,6 +68,20 @@ const statusByCode = {
   LICENSE_SUSPENDED: 403,
   // The licence server was not reached within the licence's grace days.
   LICENSE_OFFLINE_TOO_LONG: 503,
+  // OAuth is offered only when the operator configured the provider's app (client id and secret).
+  CRM_NOT_CONFIGURED: 400,
+  // No connection to a CRM (of that provider) yet.
+  CRM_NOT_CONNECTED: 404,
+  // The provider refused the pasted token.
+  CRM_TOKEN_INVALID: 400,
+  // The OAuth callback's state is unknown, used, expired or another account's.
+  CRM_OAUTH_STATE_INVALID: 400,
+  // The provider refused the stored token (revoked, refresh refused): connect again.
+  CRM_RECONNECT_REQUIRED: 409,
+  // The provider asks us to slow down: retry after the Retry-After header.
+  CRM_RATE_LIMITED: 429,
+  // The provider failed or could not be reached: the request itself was fine.
+  CRM_PROVIDER_ERROR: 502,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 

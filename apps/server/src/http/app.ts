@@ -18,6 +18,9 @@ import type { UsageMeter } from '../modules/credits/usage-meter.js';
 import type { Installation } from '../modules/licences/installation.js';
 import { licencesRoutes } from '../modules/licences/licences.routes.js';
 import type { LicencesService } from '../modules/licences/licences.service.js';
+import type { CrmDeliveriesService } from '../modules/integrations/crm-deliveries.service.js';
+import { integrationsRoutes } from '../modules/integrations/integrations.routes.js';
+import type { IntegrationsService } from '../modules/integrations/integrations.service.js';
 import { paymentWebhookRoutes } from '../modules/payments/payment-webhook.routes.js';
 import { paymentsRoutes } from '../modules/payments/payments.routes.js';
 import type { PaymentsService } from '../modules/payments/payments.service.js';
@@ -75,6 +78,8 @@ export interface AppServices {
   settings: SettingsService;
   payments: PaymentsService;
   paymentProviders: PaymentProviders;
+  integrations: IntegrationsService;
+  crmDeliveries: CrmDeliveriesService;
   transcription: TranscriptionService;
 }
 
@@ -197,6 +202,13 @@ export async function buildApp(
     prefix: '/api/v1',
   });
   await app.register(paymentsRoutes(services.payments, consoleSession), { prefix: '/api/v1' });
+  await app.register(
+    integrationsRoutes(
+      { integrations: services.integrations, deliveries: services.crmDeliveries },
+      { authenticateApi, consoleSession },
+    ),
+    { prefix: '/api/v1' },
+  );
   await app.register(
     paymentWebhookRoutes(services.paymentProviders.provider, (event) => services.payments.applyEvent(event)),
     { prefix: '/api/v1' },

@@ -1,3 +1,4 @@
+import { deliverToCrmJob, type CrmDeliveriesService } from '../modules/integrations/crm-deliveries.service.js';
 import type { MailService } from '../modules/mail/mail.service.js';
 import { storeInvoicePdfJob } from '../modules/payments/invoice.jobs.js';
 import type { PaymentsService } from '../modules/payments/payments.service.js';
@@ -12,12 +13,14 @@ export const jobDefinitions: readonly JobDefinition[] = [
   deliverEmailJob,
   sendRecoveryLinkJob,
   storeInvoicePdfJob,
+  deliverToCrmJob,
 ];
 
 export interface JobServices {
   mail: MailService;
   recovery: RecoveryService;
   payments: PaymentsService;
+  crmDeliveries: CrmDeliveriesService;
 }
 
 interface JobBinding<Definition extends JobDefinition = JobDefinition> {
@@ -37,6 +40,7 @@ export function jobBindings(services: JobServices): JobBinding[] {
       services.recovery.sendRecoveryLink(payload.email, { ip: payload.ip, userAgent: payload.userAgent }),
     ),
     bind(storeInvoicePdfJob, (payload) => services.payments.storeInvoicePdf(payload.invoiceId)),
+    bind(deliverToCrmJob, (payload, context) => services.crmDeliveries.deliver(payload.deliveryId, context)),
   ];
 }
 

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from '../config/config.js';
 import type { MailTransport } from '../platform/mail/mail-transport.js';
-import { startRuntime, type Runtime } from '../runtime.js';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
 import { captureLogs, type CapturedLogs } from './log-capture.js';
 import { createTestDatabase } from './test-database.js';
 
@@ -24,6 +24,8 @@ export interface TestRuntimeOptions {
   /** Changes to the loaded configuration that environment variables cannot express. */
   adjust?: (config: Config) => void;
   logger?: Logger;
+  /** Where CRM deliveries read transcripts. */
+  crmTranscripts?: RuntimeOptions['crmTranscripts'];
 }
 
 /** The real application — real database, queue and HTTP stack — for one test file. */
@@ -48,6 +50,7 @@ export async function startTestRuntime(options: TestRuntimeOptions = {}): Promis
     http: true,
     workers: options.workers ?? false,
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
+    ...(options.crmTranscripts ? { crmTranscripts: options.crmTranscripts } : {}),
   });
   const app = runtime.app;
   if (!app) throw new Error('test runtime has no HTTP app');

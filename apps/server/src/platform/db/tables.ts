@@ -15,6 +15,11 @@ import type {
   LicenceUsageBatchesTable,
   LicenceUsageJournalTable,
 } from '../../modules/licences/licences.tables.js';
+import type {
+  CrmDeliveriesTable,
+  CrmIntegrationsTable,
+  CrmOauthStatesTable,
+} from '../../modules/integrations/integrations.tables.js';
 import type { EmailMessagesTable } from '../../modules/mail/mail.tables.js';
 import type {
   InvoicesTable,
@@ -46,4 +51,7 @@ export interface Tables {
   licence_usage_batches: LicenceUsageBatchesTable;
   licence_usage_journal: LicenceUsageJournalTable;
   licence_standing: LicenceStandingTable;
+  crm_integrations: CrmIntegrationsTable;
+  crm_oauth_states: CrmOauthStatesTable;
+  crm_deliveries: CrmDeliveriesTable;
 }

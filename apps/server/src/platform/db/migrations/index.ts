@@ -6,6 +6,7 @@ import * as m0004 from './0004_api_keys_and_ledger.js';
 import * as m0005 from './0005_payments_and_invoices.js';
 import * as m0006 from './0006_account_settings_retention_and_recordings.js';
 import * as m0008 from './0008_licences.js';
+import * as m0009 from './0009_crm_integrations.js';
 
 /**
  * Every migration, in the order it runs. Append-only: never edit or remove an entry once it has
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_payments_and_invoices': m0005,
   '0006_account_settings_retention_and_recordings': m0006,
   '0008_licences': m0008,
+  '0009_crm_integrations': m0009,
 };
