@@ -9,8 +9,17 @@ export {
   type Admission,
   type EngineStatus,
   type SpeechEngineOptions,
+  type StreamOptions,
   type TranscribeOptions,
 } from './engine/speech-engine.js';
+export {
+  StreamingRecogniser,
+  defaultStreamingTuning,
+  type StreamingSegment,
+  type StreamingStatistics,
+  type StreamingTuning,
+} from './streaming/streaming-recogniser.js';
+export { StreamResampler } from './streaming/resampler.js';
 export type { DecodingChoices } from './engine/window-recognition.js';
 export { frenchMedicalCode } from './languages/fr-medical.js';
 export { isKnownLanguage, languageChoices, type LanguageChoice } from './languages/language-choices.js';

@@ -18,6 +18,11 @@ import {
 import { RecogniserPool, type Recogniser } from '../recogniser/recogniser-pool.js';
 import { SpeechError } from '../speech-error.js';
 import type { Transcript, TranscriptSegment } from '../transcript.js';
+import {
+  StreamingRecogniser,
+  type StreamingSegment,
+  type StreamingTuning,
+} from '../streaming/streaming-recogniser.js';
 import { SileroVad } from '../vad/silero-vad.js';
 import { SpeechWindower } from '../vad/speech-windows.js';
 import { recogniseWindow, type DecodingChoices } from './window-recognition.js';
@@ -40,6 +45,15 @@ export interface TranscribeOptions {
   signal?: AbortSignal;
   /** 0–1, after each window. */
   onProgress?: (fraction: number) => void;
+}
+
+export interface StreamOptions {
+  /** A language code, `fr-medical`, or undefined/`auto` to detect it on the first utterance. */
+  language?: string;
+  /** false: pauses do not start a new paragraph (segment). Default true. */
+  endpoints?: boolean;
+  onSegment: (segment: StreamingSegment) => void;
+  tuning?: Partial<StreamingTuning>;
 }
 
 export interface EngineStatus {
@@ -273,6 +287,30 @@ export class SpeechEngine {
       duration: Math.round((samplesSeen / speechSampleRate) * 1000) / 1000,
       segments,
     };
+  }
+
+  /**
+   * A live recogniser: audio in as it arrives, partial and final segments out (see
+   * StreamingRecogniser). It shares this engine's recogniser threads, VAD and models; the caller
+   * decides how many may run at once.
+   */
+  openStream(options: StreamOptions): StreamingRecogniser {
+    this.#assertReady();
+    this.assertLanguage(options.language);
+    const requested = recogniserLanguage(options.language);
+    const model = this.#modelFor(requested);
+    return new StreamingRecogniser({
+      vad: this.vad.createStream(),
+      recogniser: this.recogniser,
+      modelFor: (language) => this.#modelFor(language),
+      // An English-only model cannot detect a language: with nothing else installed, English it is.
+      language: requested ?? (model.info.multilingual ? undefined : 'en'),
+      prompt: options.language === frenchMedicalCode ? frenchMedicalPrompt() : '',
+      decoding: this.decoding,
+      endpoints: options.endpoints ?? true,
+      onSegment: options.onSegment,
+      ...(options.tuning ? { tuning: options.tuning } : {}),
+    });
   }
 
   async close(): Promise<void> {

@@ -42,6 +42,12 @@ export interface WindowRequest {
   /** Text of the previous windows, for context. */
   previousText: string;
   signal?: AbortSignal;
+  /**
+   * Live decoding: the tokens are capped to what speech of this length can hold, so a loop costs
+   * little. `partial` (provisional) is also greedy, without whisper.cpp's temperature fallback and
+   * without the second attempt on a loop: one pass however the audio ends.
+   */
+  live?: 'partial' | 'final';
 }
 
 export interface WindowResult {
@@ -104,11 +110,20 @@ export async function recogniseWindow(
   const prompt = [request.prompt, carried].filter(Boolean).join(' ').trim();
   const base: Omit<NativeTranscribeOptions, 'threads'> = {
     language: request.language ?? 'auto',
-    beamSize: request.language === 'en' ? choices.beamSize : choices.beamSizeOtherLanguages,
+    beamSize:
+      request.live === 'partial'
+        ? 1
+        : request.language === 'en'
+          ? choices.beamSize
+          : choices.beamSizeOtherLanguages,
     audioContext: choices.fitEncoderContext ? encoderContextFor(request.samples.length) : 0,
     suppressNonSpeech: true,
     temperature: 0,
-    temperatureIncrement: 0.2,
+    temperatureIncrement: request.live === 'partial' ? 0 : 0.2,
+    // A live decode that loops stops at about twice the words speech can hold.
+    ...(request.live
+      ? { maxTokensPerSegment: Math.ceil((request.samples.length / sampleRate) * 8) + 16 }
+      : {}),
   };
   let milliseconds = 0;
   const attempt = async (options: Omit<NativeTranscribeOptions, 'threads'>) => {
@@ -126,7 +141,7 @@ export async function recogniseWindow(
   let result = await attempt(prompt ? { ...base, prompt } : base);
   let text = result.segments.map((segment) => segment.text).join(' ');
   let looped = looksLikeLoop(text);
-  if (looped) {
+  if (looped && request.live !== 'partial') {
     result = await attempt({ ...base, language: result.language, temperature: 0.4, beamSize: 1, bestOf: 3 });
     text = result.segments.map((segment) => segment.text).join(' ');
     looped = looksLikeLoop(text);

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { agreedPrefixLength, continueSettled, settleAgreed, type TimedWord } from './local-agreement.js';
+
+function words(text: string, start = 0): TimedWord[] {
+  return text
+    .split(' ')
+    .map((word, index) => ({ text: word, start: start + index * 0.4, end: start + index * 0.4 + 0.3 }));
+}
+
+describe('local agreement', () => {
+  it('agrees on leading words whatever their case and punctuation', () => {
+    expect(agreedPrefixLength(words('And so, my fellow'), words('and so my fellow Americans.'))).toBe(4);
+    expect(agreedPrefixLength(words('ask not'), words('as not'))).toBe(0);
+  });
+
+  it('settles what two successive decodes agree on, never the last word of a decode', () => {
+    const first = words('and so my fellow');
+    expect(settleAgreed([], undefined, first)).toEqual([]);
+    const second = words('and so my fellow Americans');
+    expect(settleAgreed([], first, second).map((word) => word.text)).toEqual(['and', 'so', 'my', 'fellow']);
+    // Two decodes agreeing on everything: the last word still waits.
+    expect(settleAgreed([], second, second).map((word) => word.text)).toHaveLength(4);
+  });
+
+  it('never contradicts settled words: a later decode that disagrees is continued after them', () => {
+    const settled = words('ask not what');
+    // The new decode heard the same words differently, then more.
+    const later = words('as not what your country');
+    expect(continueSettled(settled, later).map((word) => word.text)).toEqual([
+      'ask',
+      'not',
+      'what',
+      'your',
+      'country',
+    ]);
+    // Found by time when no word matches: only the words after the settled ones.
+    const other = words('a knot watt your country');
+    expect(continueSettled(settled, other).map((word) => word.text)).toEqual([
+      'ask',
+      'not',
+      'what',
+      'your',
+      'country',
+    ]);
+  });
+});

@@ -1,0 +1,72 @@
+/** A recognised word on the session's time line (seconds from the start of the stream). */
+export interface TimedWord {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** The word as compared between decodes: case and punctuation do not make two words differ. */
+export function comparableWord(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+function sameWord(a: TimedWord | undefined, b: TimedWord | undefined): boolean {
+  return a !== undefined && b !== undefined && comparableWord(a.text) === comparableWord(b.text);
+}
+
+/** How many leading words two decodes agree on. */
+export function agreedPrefixLength(a: readonly TimedWord[], b: readonly TimedWord[]): number {
+  let length = 0;
+  while (length < a.length && length < b.length && sameWord(a[length], b[length])) length += 1;
+  return length;
+}
+
+/** How far an alignment may slip when a new decode splits or joins a word or two of the settled text. */
+const alignmentSlack = 3;
+/** Word times are estimates: a new word may start this much before the last settled one ends. */
+const timeTolerance = 0.08;
+
+/**
+ * The settled words followed by what a new decode says after them. The settled words are kept as
+ * they are whatever the new decode says about the same audio, so nothing that has settled is ever
+ * contradicted. The new decode's continuation is found by its words (the settled text's last
+ * word, near where it should be), or else by time (words starting after the settled ones end).
+ */
+export function continueSettled(
+  settled: readonly TimedWord[],
+  hypothesis: readonly TimedWord[],
+): TimedWord[] {
+  if (settled.length === 0) return [...hypothesis];
+  const agreed = agreedPrefixLength(settled, hypothesis);
+  if (agreed === settled.length) return [...settled, ...hypothesis.slice(agreed)];
+  const last = settled[settled.length - 1];
+  const from = Math.max(1, settled.length - alignmentSlack);
+  const to = Math.min(hypothesis.length, settled.length + alignmentSlack);
+  for (let end = to; end >= from; end -= 1) {
+    if (sameWord(hypothesis[end - 1], last)) return [...settled, ...hypothesis.slice(end)];
+  }
+  const settledEnd = last?.end ?? 0;
+  return [...settled, ...hypothesis.filter((word) => word.start >= settledEnd - timeTolerance)];
+}
+
+/**
+ * Local agreement (as in whisper_streaming): of two successive decodes of the same growing audio,
+ * the words both agree on settle; the last word of a decode never settles (it may be cut short).
+ * Returns the new settled words, which always begin with the previous ones.
+ */
+export function settleAgreed(
+  settled: readonly TimedWord[],
+  previous: readonly TimedWord[] | undefined,
+  current: readonly TimedWord[],
+): TimedWord[] {
+  if (!previous) return [...settled];
+  const agreed = Math.min(agreedPrefixLength(previous, current), current.length - 1);
+  return agreed > settled.length ? current.slice(0, agreed) : [...settled];
+}
+
+export function joinWords(words: readonly TimedWord[]): string {
+  return words
+    .map((word) => word.text)
+    .join(' ')
+    .trim();
+}

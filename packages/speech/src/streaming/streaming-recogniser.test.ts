@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeAudio } from '../decode/decode-audio.js';
+import { SpeechEngine } from '../engine/speech-engine.js';
+import { readManifest, sharedModelsDir, testdataFile, wordErrorRate } from '../test-support/index.js';
+import type { StreamingSegment } from './streaming-recogniser.js';
+
+async function decoded(relativePath: string): Promise<Float32Array> {
+  const chunks: Float32Array[] = [];
+  for await (const chunk of decodeAudio(testdataFile(relativePath))) chunks.push(chunk);
+  const out = new Float32Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** What a client shows: a message with the last id replaces it, a new id appends. */
+function displayed(messages: StreamingSegment[]): string[] {
+  const lines: { id: number; text: string }[] = [];
+  for (const message of messages) {
+    const last = lines[lines.length - 1];
+    if (last && last.id === message.segment) last.text = message.text;
+    else lines.push({ id: message.segment, text: message.text });
+  }
+  return lines.map((line) => line.text);
+}
+
+describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 }, () => {
+  let engine: SpeechEngine;
+
+  beforeAll(async () => {
+    engine = await SpeechEngine.start({
+      modelsDir: sharedModelsDir,
+      defaultModel: 'base-q8_0',
+      modelByLanguage: { en: 'tiny.en-q8_0' },
+      workers: 1,
+      threadsPerWorker: 1,
+      queueLimit: 1,
+      maxDurationSeconds: 3600,
+    });
+    // Loads the English model in the recogniser thread, so that the first test does not wait for it.
+    const warmUp = engine.openStream({ language: 'en', onSegment: () => undefined });
+    await warmUp.push(await decoded('en/ls-dev-clean-3752-4944-0000.flac'));
+    await warmUp.finish();
+  }, 60_000);
+
+  afterAll(async () => {
+    await engine.close();
+  });
+
+  async function stream(
+    samples: Float32Array,
+    options: { endpoints?: boolean; chunk?: number; language?: string; realTime?: boolean } = {},
+  ): Promise<{ messages: StreamingSegment[]; decodes: number }> {
+    const messages: StreamingSegment[] = [];
+    const recogniser = engine.openStream({
+      language: options.language ?? 'en',
+      endpoints: options.endpoints ?? true,
+      onSegment: (segment) => messages.push(segment),
+    });
+    const chunk = options.chunk ?? 2048;
+    const started = performance.now();
+    for (let at = 0; at < samples.length; at += chunk) {
+      await recogniser.push(samples.subarray(at, at + chunk));
+      // As a microphone delivers it: no sooner than it is spoken.
+      const due = (at + chunk) / 16 - (performance.now() - started);
+      if (options.realTime && due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+    }
+    await recogniser.finish();
+    return { messages, decodes: recogniser.statistics.decodes };
+  }
+
+  it('sends partials, then finals whose text matches the reference; ids follow the replace/append rule', async () => {
+    // 11.7 s of continuous reading: several partials before the pause at its end.
+    const entry = readManifest().find((row) => row.path === 'en/ls-dev-clean-2412-153948-0000.flac');
+    if (!entry) throw new Error('ls-dev-clean-2412-153948-0000.flac missing from the manifest');
+    const { messages } = await stream(await decoded(entry.path), { realTime: true });
+    expect(messages.some((message) => message.type === 'partial')).toBe(true);
+    // The first message of each segment is a partial, and its last message is a final.
+    const ids = [...new Set(messages.map((message) => message.segment))];
+    expect(ids).toEqual(ids.map((_, index) => ids[0]! + index));
+    for (const id of ids) {
+      const ofId = messages.filter((message) => message.segment === id);
+      expect(ofId.at(-1)?.type).toBe('final');
+    }
+    const text = displayed(messages).join('\n');
+    expect(wordErrorRate(entry.referenceText, text, 'en').wer).toBeLessThan(0.1);
+  });
+
+  it('silence costs no decoding; without endpoints pauses keep one paragraph', async () => {
+    const speech = await decoded('en/ls-dev-clean-3752-4944-0000.flac');
+    const silence = new Float32Array(16_000 * 3);
+    const { decodes: silentDecodes, messages: silentMessages } = await stream(silence);
+    expect(silentDecodes).toBe(0);
+    expect(silentMessages).toEqual([]);
+
+    const twice = new Float32Array(speech.length * 2 + silence.length);
+    twice.set(speech, 0);
+    twice.set(silence, speech.length);
+    twice.set(speech, speech.length + silence.length);
+    const withEndpoints = await stream(twice, { endpoints: true });
+    expect(displayed(withEndpoints.messages)).toHaveLength(2);
+    const without = await stream(twice, { endpoints: false });
+    const lines = displayed(without.messages);
+    expect(lines).toHaveLength(1);
+    // The name (Frere) is spelled in several ways: 3 errors of 16 words at most.
+    expect(
+      wordErrorRate('CAPTAIN FRERE SAYS THAT THE SCENERY IS DELIGHTFUL '.repeat(2), lines[0]!, 'en').wer,
+    ).toBeLessThanOrEqual(0.1875);
+    expect(lines[0]!.toLowerCase().match(/scenery is delightful/g)).toHaveLength(2);
+    // Each utterance was final before the next began: two finals, the second containing both.
+    expect(without.messages.filter((message) => message.type === 'final')).toHaveLength(2);
+  });
+});

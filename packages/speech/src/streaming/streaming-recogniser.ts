@@ -1,0 +1,447 @@
+import { recogniseWindow, type DecodingChoices } from '../engine/window-recognition.js';
+import type { Recogniser } from '../recogniser/recogniser-pool.js';
+import { isSpeechError } from '../speech-error.js';
+import type { TranscriptSegment } from '../transcript.js';
+import { RetainedAudio } from '../vad/retained-audio.js';
+import { VAD_FRAME_SAMPLES, type VadStream } from '../vad/silero-vad.js';
+import { ENDPOINT_SILENCE_MS, SpeechDetector, type SpeechRegion } from '../vad/speech-detector.js';
+import { continueSettled, joinWords, settleAgreed, type TimedWord } from './local-agreement.js';
+
+const sampleRate = 16_000;
+/** Silence after which the utterance is decoded at once, ahead of a possible endpoint (seconds). */
+const pauseDecodeSeconds = 0.15;
+
+export interface StreamingSegment {
+  type: 'partial' | 'final';
+  /** Same id as the last segment: replaces it; a new id: appended. */
+  segment: number;
+  text: string;
+}
+
+export interface StreamingTuning {
+  /** Re-decode the utterance once this much new audio has arrived (seconds). */
+  partialStepSeconds: number;
+  /** No partial before the utterance holds this much audio (seconds): shorter, whisper guesses. */
+  firstPartialSeconds: number;
+  /** Silence that ends an utterance (ms). */
+  endpointSilenceMs: number;
+  /** An utterance this long is cut at its best pause (seconds). */
+  maxUtteranceSeconds: number;
+  /** The cut is searched from this far into the utterance (seconds). */
+  minCutSeconds: number;
+  /** Without endpoints, a paragraph this long (characters) ends at the next final. */
+  maxParagraphCharacters: number;
+  /** Undecoded audio beyond which `push` waits for the recogniser (seconds): the backpressure. */
+  maxBacklogSeconds: number;
+}
+
+export const defaultStreamingTuning: StreamingTuning = {
+  partialStepSeconds: 0.6,
+  firstPartialSeconds: 0.7,
+  endpointSilenceMs: ENDPOINT_SILENCE_MS,
+  maxUtteranceSeconds: 20,
+  minCutSeconds: 6,
+  maxParagraphCharacters: 2000,
+  maxBacklogSeconds: 4,
+};
+
+export interface StreamingRecogniserOptions {
+  vad: VadStream;
+  recogniser: Recogniser;
+  /** The model for a language (undefined: before it is known). */
+  modelFor: (language: string | undefined) => { path: string };
+  /** The recogniser's language, or undefined to detect it on the first utterance. */
+  language: string | undefined;
+  /** A fixed prompt (a vocabulary such as fr-medical's), before the previous final text. */
+  prompt: string;
+  decoding: DecodingChoices;
+  /** false: pauses end the utterance (a final) but not the paragraph (the segment id stays). */
+  endpoints: boolean;
+  onSegment: (segment: StreamingSegment) => void;
+  tuning?: Partial<StreamingTuning>;
+}
+
+export interface StreamingStatistics {
+  /** Samples received (16 kHz). */
+  samples: number;
+  /** Recognitions run (partials and finals). */
+  decodes: number;
+  /** Time spent recognising in the worker threads (ms). */
+  recogniseMilliseconds: number;
+}
+
+interface Utterance {
+  startSample: number;
+  /** Audio up to here has been decoded for the last partial. */
+  decodedUntil: number;
+  settled: TimedWord[];
+  /** The last decode, continued after the settled words. */
+  previous: TimedWord[] | undefined;
+  /** What the last decode covered and said, to serve as the final when it covers the whole utterance. */
+  lastDecode: { endSample: number; words: TimedWord[]; language: string } | undefined;
+}
+
+interface PendingFinal {
+  utterance: Utterance;
+  endSample: number;
+  /** Where the voice itself ends (before the end padding). */
+  voiceEndSample: number;
+  /** A pause ended it (a new paragraph with endpoints), not a cut of a long utterance. */
+  endpoint: boolean;
+}
+
+/**
+ * The live recogniser of one stream: 16 kHz mono audio in as it arrives, partial and final
+ * segments out. Silero VAD finds speech and pauses; the current utterance is re-decoded (encoder
+ * context fitted to it, the previous final text as prompt) every `partialStepSeconds` of new
+ * audio and shown as a partial; a pause (`endpointSilenceMs`) or a long utterance (cut at its
+ * lowest-voice moment before `maxUtteranceSeconds`) makes it final. Words settle by local
+ * agreement: once two successive decodes agree on them they are kept as they are, and the final
+ * text always begins with them. Silence is never decoded. One recognition at a time per stream,
+ * finals first; `push` waits when the recogniser falls behind, so audio never piles up.
+ */
+export class StreamingRecogniser {
+  readonly #options: StreamingRecogniserOptions;
+  readonly #tuning: StreamingTuning;
+  readonly #detector: SpeechDetector;
+  readonly #audio = new RetainedAudio();
+  readonly #abort = new AbortController();
+  /** VAD probability of each frame since `#probabilitiesStart` (frame index). */
+  #probabilities: number[] = [];
+  #probabilitiesStart = 0;
+  #current: Utterance | undefined;
+  /** End of the last utterance: the next one cannot start before it. */
+  #lastUtteranceEnd = 0;
+  readonly #finals: PendingFinal[] = [];
+  #decoding: Promise<void> | undefined;
+  #failure: unknown = undefined;
+  #language: string | undefined;
+  /** The text of the finals so far (the tail is the next prompt). */
+  #previousText = '';
+  #paragraph = { id: 0, text: '' };
+  /** The paragraph's last message was a partial with words: a final must replace it. */
+  #partialShown = false;
+  #finished = false;
+  readonly #statistics: StreamingStatistics = { samples: 0, decodes: 0, recogniseMilliseconds: 0 };
+
+  constructor(options: StreamingRecogniserOptions) {
+    this.#options = options;
+    this.#tuning = { ...defaultStreamingTuning, ...options.tuning };
+    this.#language = options.language;
+    this.#detector = new SpeechDetector({ minSilenceMs: this.#tuning.endpointSilenceMs, speechPadMs: 200 });
+  }
+
+  get statistics(): StreamingStatistics {
+    return { ...this.#statistics };
+  }
+
+  /** The language recognised: the one asked for, or the one detected (undefined until then). */
+  get language(): string | undefined {
+    return this.#language;
+  }
+
+  /** True while a recognition of this stream is running or waiting for a thread. */
+  get busy(): boolean {
+    return this.#decoding !== undefined;
+  }
+
+  /**
+   * Audio in (16 kHz mono, any length). Resolves once it is analysed, or, when the recogniser has
+   * fallen more than `maxBacklogSeconds` behind, once it has caught up. Rejects with the
+   * recognition's error if one failed.
+   */
+  async push(samples: Float32Array): Promise<void> {
+    this.#throwIfFailed();
+    if (this.#finished) throw new Error('StreamingRecogniser.push after finish');
+    if (samples.length === 0) return;
+    this.#audio.append(samples);
+    this.#statistics.samples += samples.length;
+    const probabilities = await this.#options.vad.probabilities(samples);
+    for (const probability of probabilities) this.#step(probability);
+    this.#forgetUnneededAudio();
+    this.#pump();
+    while (this.#decoding && this.#backlogSamples() > this.#tuning.maxBacklogSeconds * sampleRate) {
+      await this.#decoding;
+    }
+    this.#throwIfFailed();
+  }
+
+  /** End of the audio: the utterance in progress becomes final; resolves once every final is sent. */
+  async finish(): Promise<void> {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#throwIfFailed();
+    const total = this.#statistics.samples;
+    const last = await this.#options.vad.flush();
+    for (const region of this.#detector.flush(total, last)) this.#endRegion(region);
+    const end = Math.min(total, this.#audio.endSample);
+    if (this.#current) this.#endUtterance(end, end, true);
+    this.#pump();
+    while (this.#decoding) await this.#decoding;
+    this.#throwIfFailed();
+  }
+
+  /** Stops at once: the recognition in progress is cancelled (its thread freed), nothing more is sent. */
+  abort(): void {
+    this.#finished = true;
+    this.#finals.length = 0;
+    this.#current = undefined;
+    this.#abort.abort();
+  }
+
+  #throwIfFailed(): void {
+    const failure = this.#failure;
+    if (failure !== undefined)
+      throw failure instanceof Error
+        ? failure
+        : new Error('The live recognition failed.', { cause: failure });
+  }
+
+  #step(probability: number): void {
+    const frame = this.#detector.position / VAD_FRAME_SAMPLES;
+    if (this.#probabilities.length === 0) this.#probabilitiesStart = frame;
+    this.#probabilities.push(probability);
+    for (const region of this.#detector.push([probability])) this.#endRegion(region);
+    const open = this.#detector.openRegion;
+    if (!this.#current && open) {
+      this.#current = this.#newUtterance(Math.max(open.startSample, this.#lastUtteranceEnd));
+    }
+    const current = this.#current;
+    if (
+      current &&
+      this.#detector.position - current.startSample >= this.#tuning.maxUtteranceSeconds * sampleRate
+    ) {
+      this.#cut(current);
+    }
+  }
+
+  #newUtterance(startSample: number): Utterance {
+    return {
+      startSample,
+      decodedUntil: startSample,
+      settled: [],
+      previous: undefined,
+      lastDecode: undefined,
+    };
+  }
+
+  #endRegion(region: SpeechRegion): void {
+    // A region the detector confirmed and closed within the same frames starts here too.
+    this.#current ??= this.#newUtterance(Math.max(region.startSample, this.#lastUtteranceEnd));
+    this.#endUtterance(region.endSample, region.speechEndSample, true);
+  }
+
+  #endUtterance(endSample: number, voiceEndSample: number, endpoint: boolean): void {
+    const utterance = this.#current;
+    if (!utterance) return;
+    this.#current = undefined;
+    const end = Math.max(endSample, utterance.startSample);
+    this.#lastUtteranceEnd = end;
+    this.#finals.push({ utterance, endSample: end, voiceEndSample, endpoint });
+  }
+
+  /** A long utterance: final up to its quietest moment, the rest continues as a new utterance. */
+  #cut(utterance: Utterance): void {
+    const firstFrame = Math.ceil(
+      (utterance.startSample + this.#tuning.minCutSeconds * sampleRate) / VAD_FRAME_SAMPLES,
+    );
+    const lastFrame = Math.floor(this.#detector.position / VAD_FRAME_SAMPLES) - 2;
+    let bestFrame = lastFrame;
+    let bestScore = Infinity;
+    for (let frame = firstFrame; frame <= lastFrame; frame += 1) {
+      // The mean of 4 frames (128 ms): a pause, not a single quiet frame inside a word.
+      let sum = 0;
+      for (let k = 0; k < 4; k += 1) sum += this.#probabilities[frame + k - this.#probabilitiesStart] ?? 1;
+      const score = sum / 4;
+      if (score <= bestScore) {
+        bestScore = score;
+        bestFrame = frame;
+      }
+    }
+    const cutSample = Math.max(utterance.startSample, (bestFrame + 2) * VAD_FRAME_SAMPLES);
+    const cutSeconds = cutSample / sampleRate;
+    // Settled words before the cut stay settled in the final; later ones are decoded again.
+    const kept = utterance.settled.filter((word) => word.end <= cutSeconds + 0.1);
+    this.#finals.push({
+      utterance: { ...utterance, settled: kept, lastDecode: undefined },
+      endSample: cutSample,
+      voiceEndSample: cutSample,
+      endpoint: false,
+    });
+    this.#current = this.#newUtterance(cutSample);
+    this.#lastUtteranceEnd = cutSample;
+  }
+
+  #forgetUnneededAudio(): void {
+    const needed = Math.min(
+      this.#finals[0]?.utterance.startSample ?? Infinity,
+      this.#current?.startSample ?? Infinity,
+      this.#detector.earliestPendingSample,
+    );
+    this.#audio.dropBefore(Math.min(needed, this.#audio.endSample));
+    const neededFrame = Math.floor(Math.min(needed, this.#detector.position) / VAD_FRAME_SAMPLES);
+    const drop = neededFrame - this.#probabilitiesStart;
+    if (drop > 0) {
+      this.#probabilities = this.#probabilities.slice(drop);
+      this.#probabilitiesStart = neededFrame;
+    }
+  }
+
+  #backlogSamples(): number {
+    const pendingFinals = this.#finals.reduce(
+      (sum, pending) => sum + pending.endSample - pending.utterance.startSample,
+      0,
+    );
+    const current = this.#current ? this.#audio.endSample - this.#current.decodedUntil : 0;
+    return pendingFinals + current;
+  }
+
+  /**
+   * The voice has paused for a moment and the last decode did not hear its end: decode now, so
+   * that if the pause becomes an endpoint this decode serves as the final without waiting.
+   */
+  #pauseDue(utterance: Utterance): boolean {
+    const open = this.#detector.openRegion;
+    if (!open || this.#finished) return false;
+    const paused = this.#detector.position - open.speechEndSample >= pauseDecodeSeconds * sampleRate;
+    return paused && utterance.decodedUntil < open.speechEndSample + 0.1 * sampleRate;
+  }
+
+  /** Starts the next recognition if none is running: a pending final first, else a due partial. */
+  #pump(): void {
+    if (this.#decoding || this.#abort.signal.aborted || this.#failure !== undefined) return;
+    const final = this.#finals.shift();
+    let work: Promise<void> | undefined;
+    if (final) {
+      work = this.#decodeFinal(final);
+    } else {
+      const current = this.#current;
+      const due =
+        current !== undefined &&
+        !this.#finished &&
+        this.#audio.endSample - current.decodedUntil >= this.#tuning.partialStepSeconds * sampleRate &&
+        this.#audio.endSample - current.startSample >= this.#tuning.firstPartialSeconds * sampleRate;
+      if (current && (due || this.#pauseDue(current))) work = this.#decodePartial(current);
+    }
+    if (!work) return;
+    this.#decoding = work
+      .catch((error: unknown) => {
+        if (this.#abort.signal.aborted && isSpeechError(error) && error.code === 'CANCELLED') return;
+        this.#failure = error;
+      })
+      .finally(() => {
+        this.#decoding = undefined;
+        this.#forgetUnneededAudio();
+        this.#pump();
+      });
+  }
+
+  async #recognise(
+    startSample: number,
+    endSample: number,
+    partial: boolean,
+  ): Promise<{ words: TimedWord[]; language: string }> {
+    const samples = this.#audio.slice(startSample, Math.min(endSample, this.#audio.endSample));
+    const result = await recogniseWindow(
+      this.#options.recogniser,
+      {
+        modelPath: this.#options.modelFor(this.#language).path,
+        start: startSample / sampleRate,
+        samples,
+        language: this.#language,
+        prompt: this.#options.prompt,
+        previousText: this.#previousText,
+        signal: this.#abort.signal,
+        live: partial ? 'partial' : 'final',
+      },
+      this.#options.decoding,
+    );
+    this.#statistics.decodes += 1;
+    this.#statistics.recogniseMilliseconds += result.recogniseMilliseconds;
+    // Words placed at the very end of the audio were heard in the silent margin of the encoder's
+    // context, not in the audio (whisper repeating the utterance there).
+    const audioEnd = (startSample + samples.length) / sampleRate;
+    const words = result.segments.filter((segment) => segment.start < audioEnd - 0.05).flatMap(wordsOf);
+    return { words, language: result.language };
+  }
+
+  async #decodePartial(utterance: Utterance): Promise<void> {
+    const endSample = this.#audio.endSample;
+    utterance.decodedUntil = endSample;
+    const { words, language } = await this.#recognise(utterance.startSample, endSample, true);
+    utterance.lastDecode = { endSample, words, language };
+    if (this.#abort.signal.aborted || this.#current !== utterance) {
+      // Ended (or cut) meanwhile: the final decode starts from what settled here.
+      this.#settle(utterance, words);
+      return;
+    }
+    const shown = this.#settle(utterance, words);
+    const text = joinText(this.#paragraph.text, joinWords(shown));
+    if (!text && !this.#partialShown) return;
+    this.#partialShown = true;
+    this.#options.onSegment({ type: 'partial', segment: this.#paragraph.id, text });
+  }
+
+  /** Settles what two successive decodes agree on; returns the words to show. */
+  #settle(utterance: Utterance, words: TimedWord[]): TimedWord[] {
+    const continued = continueSettled(utterance.settled, words);
+    utterance.settled = settleAgreed(utterance.settled, utterance.previous, continued);
+    utterance.previous = continued;
+    return continued;
+  }
+
+  /**
+   * The utterance's last partial decode, when it covered all of it (it ran during the pause that
+   * ended it) and was decoded as a final would be (greedy: English by default), said something and
+   * did not loop: decoding the same audio again would say the same, a pause later.
+   */
+  #reusableDecode(pending: PendingFinal): { words: TimedWord[]; language: string } | undefined {
+    const last = pending.utterance.lastDecode;
+    if (!last || last.words.length === 0 || last.endSample < pending.voiceEndSample + 0.1 * sampleRate)
+      return undefined;
+    if (last.endSample - pending.endSample > this.#tuning.endpointSilenceMs * 16 * 1.5) return undefined;
+    const language = this.#language ?? last.language;
+    const beam =
+      language === 'en' ? this.#options.decoding.beamSize : this.#options.decoding.beamSizeOtherLanguages;
+    if (beam !== 1) return undefined;
+    return { words: last.words, language: last.language };
+  }
+
+  async #decodeFinal(pending: PendingFinal): Promise<void> {
+    const { utterance } = pending;
+    const { words, language } =
+      this.#reusableDecode(pending) ??
+      (await this.#recognise(utterance.startSample, pending.endSample, false));
+    if (this.#abort.signal.aborted) return;
+    if (this.#language === undefined && words.length > 0) this.#language = language;
+    const text = joinWords(continueSettled(utterance.settled, words));
+    if (text) {
+      this.#previousText = `${this.#previousText} ${text}`.slice(-1000).trim();
+      this.#paragraph.text = joinText(this.#paragraph.text, text);
+    }
+    if (text || this.#partialShown) {
+      this.#options.onSegment({ type: 'final', segment: this.#paragraph.id, text: this.#paragraph.text });
+    }
+    this.#partialShown = false;
+    const newParagraph = this.#options.endpoints
+      ? pending.endpoint
+      : this.#paragraph.text.length >= this.#tuning.maxParagraphCharacters;
+    if (newParagraph && this.#paragraph.text) this.#paragraph = { id: this.#paragraph.id + 1, text: '' };
+  }
+}
+
+function joinText(before: string, after: string): string {
+  return [before, after].filter(Boolean).join(' ');
+}
+
+function wordsOf(segment: Omit<TranscriptSegment, 'id'>): TimedWord[] {
+  if (segment.words.length > 0) return segment.words.map(({ text, start, end }) => ({ text, start, end }));
+  // No word times: the segment's words spread over it.
+  const texts = segment.text.split(/\s+/).filter(Boolean);
+  const span = (segment.end - segment.start) / Math.max(1, texts.length);
+  return texts.map((text, index) => ({
+    text,
+    start: segment.start + index * span,
+    end: segment.start + (index + 1) * span,
+  }));
+}
