@@ -9,6 +9,8 @@ export const billingPath = '/billing';
 export const billingHistoryPath = '/billing/history';
 /** Spec §2: uploaded files list with upload modal. */
 export const submittedFilesPath = '/submitted-files';
+/** Spec §1, §7: CRM integrations (contacts, notes, tasks); the OAuth callback returns here. */
+export const integrationsPath = '/integrations';
 /** Spec §2: configuration / settings. */
 export const configurationPath = '/configuration';
 /**

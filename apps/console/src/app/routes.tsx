@@ -10,6 +10,7 @@ import { LoginSuccessScreen } from '../screens/authCallbacks/LoginSuccessScreen'
 import { BillingHistoryScreen } from '../screens/billing/BillingHistoryScreen';
 import { BillingScreen } from '../screens/billing/BillingScreen';
 import { ConfigurationScreen } from '../screens/configuration/ConfigurationScreen';
+import { IntegrationsScreen } from '../screens/integrations/IntegrationsScreen';
 import { LogoutSuccessScreen } from '../screens/authCallbacks/LogoutSuccessScreen';
 import { TokenRenewSuccessScreen } from '../screens/authCallbacks/TokenRenewSuccessScreen';
 import { ExternalLoginScreen } from '../screens/externalLogin/ExternalLoginScreen';
@@ -30,6 +31,7 @@ import {
   apiKeysPath,
   billingPath,
   configurationPath,
+  integrationsPath,
   generalErrorPath,
   homePath,
   liveTranscribePath,
@@ -110,6 +112,14 @@ export const routes: RouteObject[] = [
                 handle: {
                   titleKey: 'screens.submittedFiles.title',
                   descriptionKey: 'screens.submittedFiles.description',
+                } satisfies RouteHandle,
+              },
+              {
+                path: integrationsPath,
+                element: <IntegrationsScreen />,
+                handle: {
+                  titleKey: 'screens.integrations.title',
+                  descriptionKey: 'screens.integrations.description',
                 } satisfies RouteHandle,
               },
               {

@@ -7,6 +7,7 @@ import {
   IconKey,
   IconMicrophone,
   IconRocket,
+  IconPlugConnected,
   IconSettings,
   type Icon,
 } from '@tabler/icons-react';
@@ -18,6 +19,7 @@ import {
   apiReferencePath,
   billingPath,
   configurationPath,
+  integrationsPath,
   homePath,
   liveTranscribePath,
   submittedFilesPath,
@@ -33,6 +35,7 @@ const screenLinks: readonly { to: string; labelKey: TranslationKey; icon: Icon }
   { to: submittedFilesPath, labelKey: 'chrome.sidebar.submittedFiles', icon: IconFiles },
   { to: apiKeysPath, labelKey: 'chrome.sidebar.apiKeys', icon: IconKey },
   { to: billingPath, labelKey: 'chrome.sidebar.billing', icon: IconCreditCard },
+  { to: integrationsPath, labelKey: 'chrome.sidebar.integrations', icon: IconPlugConnected },
   { to: configurationPath, labelKey: 'chrome.sidebar.configuration', icon: IconSettings },
 ];
 
