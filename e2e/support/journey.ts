@@ -7,7 +7,8 @@ import { artifactsDir, chromiumPath } from './paths.js';
 export const desktopViewport = { width: 1280, height: 800 };
 export const phoneViewport = { width: 375, height: 740 };
 
-const chromiumArgs = [
+/** How every journey's Chromium starts; a file may launch its own with more (a fake microphone). */
+export const chromiumArgs = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

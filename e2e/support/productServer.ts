@@ -1,13 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot, serverCliPath } from './paths.js';
 
 const readyTimeoutMs = 60_000;
 const stopTimeoutMs = 10_000;
+/** The speech models beside the checkout (../shared/models), as tests and benchmarks read them. */
+export const sharedModelsDir = resolve(repoRoot, '../shared/models');
 /** Enough of the server's output to explain a failed start without flooding the report. */
 const maxOutputChars = 20_000;
 
@@ -38,6 +41,8 @@ export async function startProductServer(
       ...process.env,
       // Journeys never reach the network: no model download at start-up.
       SPEECH_MODEL_AUTO_DOWNLOAD: 'false',
+      // The shared models, read where they are (never copied): live transcription journeys need them.
+      ...(existsSync(sharedModelsDir) ? { SPEECH_MODELS_DIR: sharedModelsDir } : {}),
       // Every journey registers its own accounts from the one loopback address.
       REGISTRATIONS_PER_HOUR_PER_IP: '1000',
       ...options.env,

@@ -153,9 +153,12 @@ export function useLiveSession({ onRecordingRefused }: { onRecordingRefused: () 
     dispatch({ type: 'stop' });
     fileSending.current?.abort();
     fileSending.current = undefined;
-    // The frames the worklet still holds go out before Done.
-    await stopCapture();
-    if (sessionNumber.current === session) connection.current?.finish();
+    try {
+      // The frames the worklet still holds go out before Done.
+      await stopCapture();
+    } finally {
+      if (sessionNumber.current === session) connection.current?.finish();
+    }
   }, [stopCapture]);
 
   /** Spec §4 Reset: clears the text and returns to configure; any connection still open closes. */
