@@ -90,7 +90,7 @@ describe('configuration', () => {
       await page.getByRole('heading', { level: 1, name: 'Configuration' }).waitFor();
 
       const languages = await fetched;
-      // The Live transcribe screen does not exist yet: what is chosen here is checked here, after a reload.
+      // Kept after a reload here; liveTranscribe.test.ts checks it preselected on Live transcribe.
       const target = languages.find((language) => language.code === 'de');
       if (target) {
         await choose(page, 'Default transcription language', 'German');

@@ -1,4 +1,4 @@
-import type { LiveSegmentMessage } from '@verbatim/contracts';
+import type { LiveSegmentMessage, LiveSource } from '@verbatim/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import type * as Ws from 'ws';
@@ -51,6 +51,16 @@ const samplesOf = (data: RawData) => {
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 };
 
+function connectTo(host: string, handlers: LiveConnectionHandlers, source: LiveSource) {
+  return new LiveConnection(
+    liveSocketUrl(
+      { protocol: 'http:', host },
+      { accessToken: 't', languageCode: 'en', endpoints: true, source },
+    ),
+    handlers,
+  );
+}
+
 async function until(condition: () => boolean, timeoutMs = 3000) {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -102,13 +112,7 @@ describe('LiveConnection', () => {
       );
     });
     const client = recorder();
-    const connection = new LiveConnection(
-      liveSocketUrl(
-        { protocol: 'http:', host },
-        { accessToken: 't', languageCode: 'en', endpoints: true, source: 'microphone' },
-      ),
-      client.handlers,
-    );
+    const connection = connectTo(host, client.handlers, 'microphone');
     connection.send(new Float32Array([0.25, -0.5]));
     await until(() => server !== undefined);
     connection.send(new Float32Array([1, 2, 3]).subarray(1));
@@ -146,13 +150,7 @@ describe('LiveConnection', () => {
       socket.close(4402, JSON.stringify({ code: 'INSUFFICIENT_CREDIT', message: 'No credit left.' }));
     });
     const client = recorder();
-    new LiveConnection(
-      liveSocketUrl(
-        { protocol: 'http:', host },
-        { accessToken: 't', languageCode: 'en', endpoints: true, source: 'file' },
-      ),
-      client.handlers,
-    );
+    connectTo(host, client.handlers, 'file');
     await until(() => client.events.includes('closed'));
     expect(client.events).toEqual(['closed']);
     expect(client.closed()).toEqual({
@@ -171,13 +169,7 @@ describe('LiveConnection', () => {
       });
     });
     const client = recorder();
-    const connection = new LiveConnection(
-      liveSocketUrl(
-        { protocol: 'http:', host },
-        { accessToken: 't', languageCode: 'en', endpoints: true, source: 'microphone' },
-      ),
-      client.handlers,
-    );
+    const connection = connectTo(host, client.handlers, 'microphone');
     await until(() => client.events.includes('connected'));
     connection.close();
     await until(() => serverClosed !== undefined);
