@@ -5,6 +5,8 @@ export const liveTranscribePath = '/live-transcribe';
 export const generalErrorPath = '/error';
 /** Spec §2: API authentication and keys. */
 export const apiKeysPath = '/speech-to-text-api';
+/** Spec §2: on-premise licences. */
+export const onPremisePath = '/on-premise';
 export const billingPath = '/billing';
 export const billingHistoryPath = '/billing/history';
 /** Spec §2: uploaded files list with upload modal. */

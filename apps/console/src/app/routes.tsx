@@ -21,6 +21,7 @@ import { InteractionScreen } from '../screens/interaction/InteractionScreen';
 import { LiveTranscribeScreen } from '../screens/liveTranscribe/LiveTranscribeScreen';
 import { LoginScreen } from '../screens/login/LoginScreen';
 import { NotFoundScreen } from '../screens/notFound/NotFoundScreen';
+import { OnPremiseScreen } from '../screens/onPremise/OnPremiseScreen';
 import { PaymentSuccessScreen } from '../screens/payment/PaymentSuccessScreen';
 import { PendingApprovalScreen } from '../screens/pendingApproval/PendingApprovalScreen';
 import { RecoveryScreen } from '../screens/recovery/RecoveryScreen';
@@ -29,6 +30,7 @@ import { SubmittedFilesScreen } from '../screens/submittedFiles/SubmittedFilesSc
 import { VerifyEmailScreen } from '../screens/verify/VerifyEmailScreen';
 import {
   apiKeysPath,
+  onPremisePath,
   billingPath,
   configurationPath,
   integrationsPath,
@@ -81,6 +83,14 @@ export const routes: RouteObject[] = [
                   titleKey: 'screens.apiKeys.title',
                   descriptionKey: 'screens.apiKeys.description',
                   breadcrumb: { labelKey: 'screens.apiKeys.title' },
+                } satisfies RouteHandle,
+              },
+              {
+                path: onPremisePath,
+                element: <OnPremiseScreen />,
+                handle: {
+                  titleKey: 'screens.onPremise.title',
+                  descriptionKey: 'screens.onPremise.description',
                 } satisfies RouteHandle,
               },
               {

@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { AppHeader } from './AppHeader';
+import { LicenceProblemBanner } from './LicenceProblemBanner';
 import { RouteBreadcrumbs } from './RouteBreadcrumbs';
 import { Sidebar } from './Sidebar';
 import { SiteFooter } from './SiteFooter';
@@ -56,6 +57,7 @@ export function AppLayout() {
       <AppShell.Main className={classes.main}>
         <Container size="lg" className={classes.content}>
           <RouteBreadcrumbs />
+          <LicenceProblemBanner />
           <Outlet />
         </Container>
         <SiteFooter />

@@ -7,6 +7,7 @@ import {
   IconKey,
   IconMicrophone,
   IconRocket,
+  IconServer,
   IconPlugConnected,
   IconSettings,
   type Icon,
@@ -22,6 +23,7 @@ import {
   integrationsPath,
   homePath,
   liveTranscribePath,
+  onPremisePath,
   submittedFilesPath,
 } from '../app/paths';
 import type { TranslationKey } from '../i18n/translationKey';
@@ -34,6 +36,7 @@ const screenLinks: readonly { to: string; labelKey: TranslationKey; icon: Icon }
   { to: liveTranscribePath, labelKey: 'chrome.sidebar.liveTranscribe', icon: IconMicrophone },
   { to: submittedFilesPath, labelKey: 'chrome.sidebar.submittedFiles', icon: IconFiles },
   { to: apiKeysPath, labelKey: 'chrome.sidebar.apiKeys', icon: IconKey },
+  { to: onPremisePath, labelKey: 'chrome.sidebar.onPremise', icon: IconServer },
   { to: billingPath, labelKey: 'chrome.sidebar.billing', icon: IconCreditCard },
   { to: integrationsPath, labelKey: 'chrome.sidebar.integrations', icon: IconPlugConnected },
   { to: configurationPath, labelKey: 'chrome.sidebar.configuration', icon: IconSettings },
@@ -49,13 +52,17 @@ export interface SidebarProps {
 export function Sidebar({ rail, onNavigate }: SidebarProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const docsUrl = useConsoleConfig().data?.links.docs;
+  const config = useConsoleConfig().data;
+  const docsUrl = config?.links.docs;
+  // The on-premise edition has no credit and no billing: its licence pays (shown on /on-premise).
+  const onPremiseEdition = config?.edition === 'on_premise';
+  const links = onPremiseEdition ? screenLinks.filter(({ to }) => to !== billingPath) : screenLinks;
 
   return (
     <ScrollArea type="never">
       <Stack gap={4} p="sm">
-        <SidebarCredit rail={rail} />
-        {screenLinks.map(({ to, labelKey, icon: LinkIcon }) => (
+        {!onPremiseEdition && <SidebarCredit rail={rail} />}
+        {links.map(({ to, labelKey, icon: LinkIcon }) => (
           <SidebarItem key={to} rail={rail} label={t(labelKey)}>
             <NavLink
               component={Link}
