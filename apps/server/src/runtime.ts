@@ -36,6 +36,11 @@ import { SettingsService } from './modules/settings/settings.service.js';
 import { ensureDefaultModel } from './modules/speech-models/default-model.js';
 import { startSpeechEngine } from './modules/transcripts/speech-engine.js';
 import { TranscriptionService } from './modules/transcripts/transcription.service.js';
+import { FileTranscriptionService } from './modules/files/file-transcription.service.js';
+import { FilesMaintenance } from './modules/files/files.maintenance.js';
+import { FilesService } from './modules/files/files.service.js';
+import { UploadsService } from './modules/files/uploads.service.js';
+import { WebhooksService } from './modules/files/webhooks.service.js';
 import { SystemService } from './modules/system/system.service.js';
 import { CachingVatNumberRegistry } from './modules/vat/vat-number-registry.js';
 import { VatService } from './modules/vat/vat.service.js';
@@ -54,6 +59,7 @@ import { PgBossQueue } from './platform/queue/pg-boss-queue.js';
 /** What the HTTP app uses, plus what only the workers use. */
 export interface Services extends AppServices {
   mail: MailService;
+  fileTranscription: FileTranscriptionService;
 }
 
 export interface Runtime {
@@ -226,7 +232,35 @@ export async function startRuntime(
         await warmUp();
       });
     }
+    const webhooks = new WebhooksService({
+      db: database.db,
+      queue,
+      publicUrl: config.http.publicUrl,
+      ...config.files.webhooks,
+      logger,
+    });
+    const files = new FilesService({ db: database.db, storage, publicUrl: config.http.publicUrl, logger });
+    const fileTranscription = new FileTranscriptionService({
+      db: database.db,
+      storage,
+      queue,
+      engine: speech,
+      meter: usageMeter,
+      webhooks,
+      staleSeconds: config.files.processingStaleSeconds,
+      logger,
+    });
     const services: Services = {
+      files,
+      uploads: new UploadsService({
+        db: database.db,
+        storage,
+        queue,
+        storageQuotaBytes: config.files.storageQuotaBytes,
+        logger,
+      }),
+      webhooks,
+      fileTranscription,
       system: new SystemService(config, database, speech),
       transcription: new TranscriptionService(speech, usageMeter),
       externalSignIn,
@@ -277,6 +311,14 @@ export async function startRuntime(
     };
     if (options.workers) {
       await startWorkers(queue, services);
+      const maintenance = new FilesMaintenance(
+        fileTranscription,
+        files,
+        config.files.processingStaleSeconds,
+        logger,
+      );
+      maintenance.start();
+      closers.push(() => maintenance.stop());
       logger.info({ mail: transport.description }, 'workers started');
     }
     const runtime: Runtime = { config, logger, database, queue, services, stop };

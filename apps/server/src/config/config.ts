@@ -235,6 +235,11 @@ const environmentSchema = z.object({
   SPEECH_QUEUE_LIMIT: nonNegativeInt.max(10_000).default(8),
   SPEECH_MAX_UPLOAD_BYTES: positiveInt.default(524_288_000),
   SPEECH_MAX_DURATION_SECONDS: positiveInt.default(4 * 3600),
+  FILES_STORAGE_QUOTA_BYTES: positiveInt.default(10 * 1024 ** 3),
+  FILES_PROCESSING_STALE_SECONDS: positiveInt.min(5).default(120),
+  WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: booleanFlag.default(false),
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  WEBHOOK_RETRY_FIRST_DELAY_SECONDS: positiveInt.default(5),
   HUBSPOT_CLIENT_ID: z.string().min(1).optional(),
   HUBSPOT_CLIENT_SECRET: z.string().min(1).optional(),
   HUBSPOT_API_URL: httpUrl.default('https://api.hubapi.com'),
@@ -403,6 +408,20 @@ export interface Config {
     pipedrive: { apiUrl: string; oauthUrl: string; oauth: { clientId: string; clientSecret: string } | null };
     /** AES-256 key sealing the stored tokens; null: generated on first start and kept with the server secrets. */
     encryptionKey: Buffer | null;
+  };
+  /** Submitted files: resumable uploads, transcription jobs and their webhooks. */
+  files: {
+    /** Bytes of recordings one account may keep (uploads in progress count at their declared size). */
+    storageQuotaBytes: number;
+    /** A file whose worker has not reported for this long is taken up by another (the first died). */
+    processingStaleSeconds: number;
+    webhooks: {
+      /** Deliver to loopback, private, link-local and metadata addresses (local testing only). */
+      allowPrivateAddresses: boolean;
+      timeoutMs: number;
+      /** Delay before the first retry; doubled each time, for 24 hours. */
+      firstRetryDelaySeconds: number;
+    };
   };
   apiKeys: {
     /** Keys an account may hold at once (revoked ones do not count). */
@@ -605,6 +624,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       encryptionKey: e.INTEGRATIONS_ENCRYPTION_KEY
         ? Buffer.from(e.INTEGRATIONS_ENCRYPTION_KEY, 'base64')
         : null,
+    },
+    files: {
+      storageQuotaBytes: e.FILES_STORAGE_QUOTA_BYTES,
+      processingStaleSeconds: e.FILES_PROCESSING_STALE_SECONDS,
+      webhooks: {
+        allowPrivateAddresses: e.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES,
+        timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+        firstRetryDelaySeconds: e.WEBHOOK_RETRY_FIRST_DELAY_SECONDS,
+      },
     },
     apiKeys: {
       maxPerAccount: e.API_KEYS_PER_ACCOUNT,

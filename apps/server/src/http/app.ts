@@ -43,6 +43,11 @@ import type { RegistrationService } from '../modules/registration/registration.s
 import { settingsRoutes } from '../modules/settings/settings.routes.js';
 import type { SettingsService } from '../modules/settings/settings.service.js';
 import { systemRoutes } from '../modules/system/system.routes.js';
+import { filesRoutes } from '../modules/files/files.routes.js';
+import type { FilesService } from '../modules/files/files.service.js';
+import { transcriptJobsRoutes } from '../modules/files/transcript-jobs.routes.js';
+import type { UploadsService } from '../modules/files/uploads.service.js';
+import type { WebhooksService } from '../modules/files/webhooks.service.js';
 import { openAiTranscriptionRoutes } from '../modules/transcripts/openai-transcriptions.routes.js';
 import type { TranscriptionService } from '../modules/transcripts/transcription.service.js';
 import { transcriptsRoutes } from '../modules/transcripts/transcripts.routes.js';
@@ -81,6 +86,10 @@ export interface AppServices {
   integrations: IntegrationsService;
   crmDeliveries: CrmDeliveriesService;
   transcription: TranscriptionService;
+  /** Submitted files: the table, downloads, resumable uploads and their signed webhooks. */
+  files: FilesService;
+  uploads: UploadsService;
+  webhooks: WebhooksService;
 }
 
 export async function buildApp(
@@ -198,6 +207,16 @@ export async function buildApp(
   await app.register(openAiTranscriptionRoutes(services.transcription, authenticateApi, uploads), {
     prefix: '/api/v1',
   });
+  await app.register(filesRoutes(services, { authenticateApi, consoleSession }), { prefix: '/api/v1' });
+  await app.register(
+    transcriptJobsRoutes(services, authenticateApi, {
+      directory: uploads.directory,
+      maxBytes: uploads.maxBytes,
+      allowPrivateAddresses: config.files.webhooks.allowPrivateAddresses,
+      timeoutMs: 10 * 60_000,
+    }),
+    { prefix: '/api/v1' },
+  );
   await app.register(settingsRoutes(services.settings, { authenticateApi, consoleSession }), {
     prefix: '/api/v1',
   });

@@ -1,4 +1,7 @@
 import { deliverToCrmJob, type CrmDeliveriesService } from '../modules/integrations/crm-deliveries.service.js';
+import type { FileTranscriptionService } from '../modules/files/file-transcription.service.js';
+import { deliverWebhookJob, transcribeFileJob } from '../modules/files/files.jobs.js';
+import type { WebhooksService } from '../modules/files/webhooks.service.js';
 import type { MailService } from '../modules/mail/mail.service.js';
 import { storeInvoicePdfJob } from '../modules/payments/invoice.jobs.js';
 import type { PaymentsService } from '../modules/payments/payments.service.js';
@@ -13,6 +16,8 @@ export const jobDefinitions: readonly JobDefinition[] = [
   deliverEmailJob,
   sendRecoveryLinkJob,
   storeInvoicePdfJob,
+  transcribeFileJob,
+  deliverWebhookJob,
   deliverToCrmJob,
 ];
 
@@ -20,6 +25,8 @@ export interface JobServices {
   mail: MailService;
   recovery: RecoveryService;
   payments: PaymentsService;
+  fileTranscription: FileTranscriptionService;
+  webhooks: WebhooksService;
   crmDeliveries: CrmDeliveriesService;
 }
 
@@ -40,6 +47,8 @@ export function jobBindings(services: JobServices): JobBinding[] {
       services.recovery.sendRecoveryLink(payload.email, { ip: payload.ip, userAgent: payload.userAgent }),
     ),
     bind(storeInvoicePdfJob, (payload) => services.payments.storeInvoicePdf(payload.invoiceId)),
+    bind(transcribeFileJob, (payload, context) => services.fileTranscription.process(payload.fileId, context)),
+    bind(deliverWebhookJob, (payload) => services.webhooks.deliver(payload.messageId)),
     bind(deliverToCrmJob, (payload, context) => services.crmDeliveries.deliver(payload.deliveryId, context)),
   ];
 }

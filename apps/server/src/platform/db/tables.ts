@@ -20,6 +20,12 @@ import type {
   CrmIntegrationsTable,
   CrmOauthStatesTable,
 } from '../../modules/integrations/integrations.tables.js';
+import type {
+  SubmittedFilesTable,
+  WebhookAttemptsTable,
+  WebhookMessagesTable,
+  WebhookSecretsTable,
+} from '../../modules/files/files.tables.js';
 import type { EmailMessagesTable } from '../../modules/mail/mail.tables.js';
 import type {
   InvoicesTable,
@@ -47,6 +53,10 @@ export interface Tables {
   payment_events: PaymentEventsTable;
   invoice_sequences: InvoiceSequencesTable;
   invoices: InvoicesTable;
+  submitted_files: SubmittedFilesTable;
+  webhook_secrets: WebhookSecretsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_attempts: WebhookAttemptsTable;
   licences: LicencesTable;
   licence_usage_batches: LicenceUsageBatchesTable;
   licence_usage_journal: LicenceUsageJournalTable;

@@ -1,9 +1,39 @@
+import type { Readable } from 'node:stream';
+
+/** What `writeFrom` leaves behind: the stored size, and why the source stopped early (if it did). */
+export interface PartialWrite {
+  /** Bytes the object holds now: what arrived is kept, even when the source failed midway. */
+  size: number;
+  error?: unknown;
+}
+
+/** A stored object as a file on this machine, for tools that need a path (ffmpeg). */
+export interface LocalCopy {
+  path: string;
+  release(): Promise<void>;
+}
+
 /** Files the product keeps (photos, uploads, transcripts, invoices), by key such as `profile-photos/acc_1.jpg`. */
 export interface FileStorage {
   put(key: string, data: Buffer): Promise<void>;
   get(key: string): Promise<Buffer | undefined>;
   exists(key: string): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /** Bytes stored under the key; undefined when there is nothing. */
+  size(key: string): Promise<number | undefined>;
+  /**
+   * Streams `source` into the object from byte `offset` (anything after it is dropped first), never
+   * holding it in memory; stops with `limitError()` once the object would pass `maxSize` bytes.
+   */
+  writeFrom(
+    key: string,
+    offset: number,
+    source: Readable,
+    options: { maxSize: number; limitError: () => Error },
+  ): Promise<PartialWrite>;
+  /** The object's bytes as a stream; undefined when there is nothing. */
+  read(key: string): Promise<Readable | undefined>;
+  localCopy(key: string): Promise<LocalCopy>;
 }
 
 /** Keys are relative paths of safe segments: no traversal, no hidden files, no absolute paths. */

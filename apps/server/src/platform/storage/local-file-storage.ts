@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assertSafeKey, type FileStorage } from './file-storage.js';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertSafeKey, type FileStorage, type LocalCopy, type PartialWrite } from './file-storage.js';
 
 /** The embedded default: files under a local folder (DATA_DIR/files). */
 export class LocalFileStorage implements FileStorage {
@@ -20,16 +23,21 @@ export class LocalFileStorage implements FileStorage {
     try {
       return await readFile(this.#path(key));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      if (isMissing(error)) return undefined;
       throw error;
     }
   }
 
   async exists(key: string): Promise<boolean> {
+    return (await this.size(key)) !== undefined;
+  }
+
+  async size(key: string): Promise<number | undefined> {
     try {
-      return (await stat(this.#path(key))).isFile();
+      const stats = await stat(this.#path(key));
+      return stats.isFile() ? stats.size : undefined;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      if (isMissing(error)) return undefined;
       throw error;
     }
   }
@@ -38,8 +46,65 @@ export class LocalFileStorage implements FileStorage {
     await rm(this.#path(key), { force: true });
   }
 
+  async writeFrom(
+    key: string,
+    offset: number,
+    source: Readable,
+    options: { maxSize: number; limitError: () => Error },
+  ): Promise<PartialWrite> {
+    const file = this.#path(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    // Create it if missing, then drop what an interrupted earlier write left past the offset.
+    await (await open(file, 'a', 0o600)).close();
+    await truncate(file, offset);
+    let written = 0;
+    const limiter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        if (offset + written + chunk.length > options.maxSize) {
+          callback(options.limitError());
+          return;
+        }
+        written += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    let error: unknown;
+    try {
+      // flush: the bytes are on disk before the size is reported (and recorded as received).
+      await pipeline(source, limiter, createWriteStream(file, { flags: 'r+', start: offset, flush: true }));
+    } catch (caught) {
+      error = caught;
+    }
+    const { size } = await stat(file);
+    return error === undefined ? { size } : { size, error };
+  }
+
+  async read(key: string): Promise<Readable | undefined> {
+    const file = this.#path(key);
+    const stream: ReadStream = createReadStream(file);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        stream.once('open', () => resolve());
+        stream.once('error', reject);
+      });
+      return stream;
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  localCopy(key: string): Promise<LocalCopy> {
+    // Already a local file: nothing to copy or to clean up.
+    return Promise.resolve({ path: this.#path(key), release: () => Promise.resolve() });
+  }
+
   #path(key: string): string {
     assertSafeKey(key);
     return path.join(this.root, ...key.split('/'));
   }
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT';
 }

@@ -5,6 +5,7 @@ import * as m0003 from './0003_identity_provider.js';
 import * as m0004 from './0004_api_keys_and_ledger.js';
 import * as m0005 from './0005_payments_and_invoices.js';
 import * as m0006 from './0006_account_settings_retention_and_recordings.js';
+import * as m0007 from './0007_submitted_files.js';
 import * as m0008 from './0008_licences.js';
 import * as m0009 from './0009_crm_integrations.js';
 
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0004_api_keys_and_ledger': m0004,
   '0005_payments_and_invoices': m0005,
   '0006_account_settings_retention_and_recordings': m0006,
+  '0007_submitted_files': m0007,
   '0008_licences': m0008,
   '0009_crm_integrations': m0009,
 };

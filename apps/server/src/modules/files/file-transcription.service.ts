@@ -1,0 +1,268 @@
+import { transcriptText, isSpeechError, type SpeechEngine, type Transcript } from '@verbatim/speech';
+import type { Logger } from 'pino';
+import { AppError } from '../../errors/app-error.js';
+import { newId } from '../../lib/ids.js';
+import type { Db } from '../../platform/db/database.js';
+import type { JobContext } from '../../platform/queue/job-definition.js';
+import type { JobQueue } from '../../platform/queue/job-queue.js';
+import type { FileStorage } from '../../platform/storage/file-storage.js';
+import type { UsageMeter } from '../credits/usage-meter.js';
+import { recordingKey, transcriptKey } from './file-keys.js';
+import { transcribeFileJob } from './files.jobs.js';
+import { FilesRepository, type FileRow } from './files.repository.js';
+import type { WebhooksService } from './webhooks.service.js';
+
+export interface FileTranscriptionOptions {
+  db: Db;
+  storage: FileStorage;
+  queue: JobQueue;
+  engine: SpeechEngine;
+  meter: UsageMeter;
+  webhooks: WebhooksService;
+  /** A worker silent for this long is taken for dead and its file taken up again. */
+  staleSeconds: number;
+  logger: Logger;
+}
+
+/** Attempts at one file (crashes included) before it fails for good. */
+export const maxFileAttempts = 4;
+
+/** A failure that retrying cannot fix: the file fails at once with this reason for humans. */
+class FinalFailure extends Error {}
+
+/** The reason shown to the customer for an error of the engine or the meter; undefined: worth a retry. */
+function finalReason(error: unknown): string | undefined {
+  if (error instanceof FinalFailure) return error.message;
+  if (isSpeechError(error)) {
+    switch (error.code) {
+      case 'INVALID_FILE':
+      case 'UNSUPPORTED_MEDIA':
+        return 'Not an audio or video file';
+      case 'TOO_LONG':
+        return error.message.replace(/\.$/, '');
+      case 'UNSUPPORTED_LANGUAGE':
+        return 'Language not supported';
+      case 'CANCELLED':
+      case 'SPEECH_BUSY':
+      case 'SPEECH_UNAVAILABLE':
+      case 'INVALID_MODEL':
+      case 'TRANSCRIPTION_FAILED':
+        return undefined;
+    }
+  }
+  if (error instanceof AppError) {
+    if (error.code === 'INSUFFICIENT_CREDIT' || error.code === 'API_KEY_CAP_REACHED')
+      return 'Insufficient credit';
+  }
+  return undefined;
+}
+
+/** The reason given when retries are used up on an error that might have passed. */
+function lastReason(error: unknown): string {
+  if (isSpeechError(error) && (error.code === 'SPEECH_UNAVAILABLE' || error.code === 'INVALID_MODEL')) {
+    return 'Speech recognition is unavailable';
+  }
+  return 'Transcription failed';
+}
+
+/**
+ * The worker side of submitted files: claims a file, transcribes it window by window with its
+ * progress and a heartbeat, stores the transcript, and records the outcome and the charge (once,
+ * reference `file:<id>`) in one transaction; then the webhook. A file whose worker died is taken
+ * up again by the maintenance sweep, with backoff, up to {@link maxFileAttempts} times.
+ */
+export class FileTranscriptionService {
+  readonly #files: FilesRepository;
+
+  constructor(private readonly options: FileTranscriptionOptions) {
+    this.#files = new FilesRepository(options.db);
+  }
+
+  async process(fileId: string, context: JobContext): Promise<void> {
+    const { logger } = this.options;
+    const claim = newId('clm');
+    const file = await this.#files.claim(fileId, claim, this.options.staleSeconds);
+    if (!file) {
+      logger.debug({ fileId }, 'file already finished, deleted or being transcribed elsewhere');
+      return;
+    }
+    const log = logger.child({ fileId, accountId: file.account_id, attempt: file.attempts });
+    if (file.attempts > maxFileAttempts) {
+      await this.#fail(file, claim, `Processing was interrupted ${file.attempts - 1} times`, null);
+      return;
+    }
+    const abort = new AbortController();
+    let progress = 0;
+    let duration: number | undefined;
+    const beat = setInterval(() => {
+      void this.#files
+        .heartbeat(file.id, claim, progress, duration)
+        .then((held) => {
+          if (!held) abort.abort(new Error('the file was deleted or taken over'));
+        })
+        .catch((error: unknown) => log.warn({ err: error }, 'heartbeat failed'));
+    }, heartbeatMs(this.options.staleSeconds));
+    try {
+      const transcript = await this.#transcribe(file, abort.signal, (fraction, seconds) => {
+        progress = Math.min(99, Math.floor(fraction * 100));
+        duration = seconds;
+      });
+      clearInterval(beat);
+      if (abort.signal.aborted) return;
+      if (transcriptText(transcript).trim() === '') {
+        await this.#fail(file, claim, 'No speech found', transcript.duration);
+        return;
+      }
+      await this.#succeed(file, claim, transcript);
+      log.info({ duration: transcript.duration, language: transcript.language }, 'file transcribed');
+    } catch (error) {
+      clearInterval(beat);
+      if (abort.signal.aborted) {
+        log.info('transcription stopped: the file was deleted or taken over');
+        return;
+      }
+      const reason = finalReason(error) ?? (context.isLastAttempt ? lastReason(error) : undefined);
+      if (reason !== undefined) {
+        log.info({ err: error, reason }, 'file failed');
+        await this.#fail(file, claim, reason, duration ?? null);
+        return;
+      }
+      // Give the file back and let the queue retry it with backoff.
+      log.warn({ err: error }, 'transcription attempt failed; will retry');
+      await this.#files.release(file.id, claim);
+      throw error;
+    }
+  }
+
+  /**
+   * Files whose worker stopped reporting (a crash, a kill, a lost machine) go back to pending and
+   * are queued again after a delay that doubles with each attempt; after the last they fail.
+   */
+  async recoverInterrupted(): Promise<number> {
+    const staleSeconds = this.options.staleSeconds;
+    const stale = await this.#files.stale(staleSeconds);
+    let recovered = 0;
+    for (const file of stale) {
+      if (!file.claim) continue;
+      if (file.attempts >= maxFileAttempts) {
+        await this.#fail(file, file.claim, `Processing was interrupted ${file.attempts} times`, null);
+        continue;
+      }
+      const released = await this.options.db
+        .updateTable('submitted_files')
+        .set({ status: 'pending', claim: null, heartbeat_at: null, progress: 0 })
+        .where('id', '=', file.id)
+        .where('claim', '=', file.claim)
+        .executeTakeFirst();
+      if (released.numUpdatedRows === 0n) continue;
+      const delaySeconds = staleSeconds * 2 ** Math.max(0, file.attempts - 1);
+      await this.options.queue.send(
+        transcribeFileJob,
+        { fileId: file.id },
+        { startAfter: new Date(Date.now() + delaySeconds * 1000) },
+      );
+      this.options.logger.warn(
+        { fileId: file.id, attempts: file.attempts, retryInSeconds: delaySeconds },
+        'transcription interrupted (worker silent); queued again',
+      );
+      recovered += 1;
+    }
+    // A completed upload whose job never made it to the queue (a crash in between).
+    for (const file of await this.#files.orphanedPending(Math.max(600, staleSeconds * 10))) {
+      await this.options.queue.send(transcribeFileJob, { fileId: file.id });
+    }
+    return recovered;
+  }
+
+  async #transcribe(
+    file: FileRow,
+    signal: AbortSignal,
+    onProgress: (fraction: number, durationSeconds: number) => void,
+  ): Promise<Transcript> {
+    const { engine, meter, storage } = this.options;
+    const language = file.language_code === 'auto' ? undefined : file.language_code;
+    engine.assertLanguage(language);
+    const copy = await storage.localCopy(recordingKey(file.account_id, file.id));
+    try {
+      const admission = engine.admit();
+      try {
+        const probe = await engine.probe(copy.path, signal);
+        onProgress(0, probe.durationSeconds);
+        if (probe.durationSeconds > 0) {
+          await meter.assertAffordable({
+            accountId: file.account_id,
+            apiKeyId: file.api_key_id,
+            product: 'http_api',
+            seconds: probe.durationSeconds,
+          });
+        }
+        return await engine.transcribeFile(
+          copy.path,
+          {
+            ...(language ? { language } : {}),
+            signal,
+            onProgress: (fraction) => onProgress(fraction, probe.durationSeconds),
+          },
+          probe,
+        );
+      } finally {
+        admission.release();
+      }
+    } finally {
+      await copy.release();
+    }
+  }
+
+  async #succeed(file: FileRow, claim: string, transcript: Transcript): Promise<void> {
+    const key = transcriptKey(file.account_id, file.id);
+    await this.options.storage.put(key, Buffer.from(JSON.stringify(transcript)));
+    let finished = false;
+    try {
+      finished = await this.options.db.transaction().execute(async (trx) => {
+        const held = await this.#files.finish(trx, file.id, claim, {
+          status: 'done',
+          failureReason: null,
+          duration: transcript.duration,
+          detectedLanguage: transcript.language,
+        });
+        if (!held) return false;
+        if (transcript.duration > 0) {
+          await this.options.meter.charge(
+            {
+              accountId: file.account_id,
+              apiKeyId: file.api_key_id,
+              product: 'http_api',
+              seconds: transcript.duration,
+              reference: `file:${file.id}`,
+            },
+            trx,
+          );
+        }
+        return true;
+      });
+    } catch (error) {
+      await this.options.storage.delete(key);
+      const reason = finalReason(error);
+      if (reason === undefined) throw error;
+      await this.#fail(file, claim, reason, transcript.duration);
+      return;
+    }
+    if (finished) await this.options.webhooks.notify(file.id);
+    else await this.options.storage.delete(key);
+  }
+
+  async #fail(file: FileRow, claim: string, reason: string, duration: number | null): Promise<void> {
+    const failed = await this.#files.finish(this.options.db, file.id, claim, {
+      status: 'processing_failed',
+      failureReason: reason,
+      duration,
+      detectedLanguage: null,
+    });
+    if (failed) await this.options.webhooks.notify(file.id);
+  }
+}
+
+/** Reports often enough that a live worker is never taken for dead, and the console sees progress. */
+function heartbeatMs(staleSeconds: number): number {
+  return Math.max(500, Math.min(3000, Math.floor((staleSeconds * 1000) / 4)));
+}

@@ -1,0 +1,69 @@
+import { AppError } from '../../errors/app-error.js';
+import { AddressRefusedError, outboundRequest } from '../../platform/net/outbound-http.js';
+import { receiveAudio, type ReceivedAudio } from '../transcripts/audio-upload.js';
+
+export interface RecordingFetchOptions {
+  directory: string;
+  maxBytes: number;
+  allowPrivateAddresses: boolean;
+  timeoutMs: number;
+}
+
+const maxRedirects = 3;
+
+/**
+ * Fetches a recording from an https address a developer gave (`POST /transcripts/jobs?url=`) into
+ * a temporary file: https only, never to an internal address (checked again at every redirect),
+ * no more than the upload limit.
+ */
+export async function fetchRecording(
+  address: string,
+  options: RecordingFetchOptions,
+): Promise<{ audio: ReceivedAudio; mediaType: string }> {
+  let url = new URL(address);
+  for (let redirects = 0; ; redirects++) {
+    if (url.protocol !== 'https:') throw new AppError('URL_NOT_ALLOWED', 'The recording URL must be https.');
+    let response;
+    try {
+      response = await outboundRequest({
+        method: 'GET',
+        url,
+        headers: { 'user-agent': 'Verbatim-Fetch/1', accept: 'audio/*, video/*, application/octet-stream' },
+        timeoutMs: options.timeoutMs,
+        allowPrivateAddresses: options.allowPrivateAddresses,
+      });
+    } catch (error) {
+      if (error instanceof AddressRefusedError) {
+        throw new AppError('URL_NOT_ALLOWED', 'The recording URL points to a private or internal address.');
+      }
+      throw new AppError(
+        'URL_FETCH_FAILED',
+        `The recording could not be fetched: ${(error as Error).message}.`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
+    }
+    const location = response.headers.location;
+    if (response.statusCode >= 300 && response.statusCode < 400 && location) {
+      response.body.resume();
+      if (redirects >= maxRedirects)
+        throw new AppError('URL_FETCH_FAILED', 'The recording URL redirects too often.');
+      url = new URL(location, url);
+      continue;
+    }
+    if (response.statusCode !== 200) {
+      response.body.resume();
+      throw new AppError('URL_FETCH_FAILED', `Fetching the recording answered HTTP ${response.statusCode}.`);
+    }
+    const length = Number(response.headers['content-length']);
+    const audio = await receiveAudio(response.body, {
+      directory: options.directory,
+      maxBytes: options.maxBytes,
+      ...(Number.isFinite(length) && length > 0 ? { declaredBytes: length } : {}),
+    });
+    const type = (response.headers['content-type'] ?? 'application/octet-stream').split(';')[0]?.trim();
+    return { audio, mediaType: type || 'application/octet-stream' };
+  }
+}

@@ -1,0 +1,223 @@
+import type { TranscriptWebhook, WebhookAttempt } from '@verbatim/contracts';
+import type { Logger } from 'pino';
+import { AppError } from '../../errors/app-error.js';
+import { newId } from '../../lib/ids.js';
+import type { Db } from '../../platform/db/database.js';
+import { AddressRefusedError, outboundRequest } from '../../platform/net/outbound-http.js';
+import type { JobQueue } from '../../platform/queue/job-queue.js';
+import { deliverWebhookJob } from './files.jobs.js';
+import { newWebhookSecret, signWebhook } from './webhook-signature.js';
+
+export interface WebhooksOptions {
+  db: Db;
+  queue: JobQueue;
+  /** The product's address, for the transcript link in each message. */
+  publicUrl: string;
+  allowPrivateAddresses: boolean;
+  timeoutMs: number;
+  firstRetryDelaySeconds: number;
+  logger: Logger;
+}
+
+/** Retries go on for a day after the event (Standard Webhooks' usual schedule spans about as long). */
+const retryWindowMs = 24 * 3600 * 1000;
+/** No wait between two attempts longer than this. */
+const maxRetryDelayMs = 4 * 3600 * 1000;
+
+/**
+ * Signed webhooks of submitted files: one message per outcome (and per resend), delivered by the
+ * queue, each attempt logged; a non-2xx answer, a timeout or a refused address is retried with a
+ * doubling delay for 24 hours.
+ */
+export class WebhooksService {
+  constructor(private readonly options: WebhooksOptions) {}
+
+  /** The account's signing secret, created on first use. */
+  async secretOf(accountId: string): Promise<string> {
+    await this.options.db
+      .insertInto('webhook_secrets')
+      .values({ account_id: accountId, secret: newWebhookSecret() })
+      .onConflict((conflict) => conflict.column('account_id').doNothing())
+      .execute();
+    const row = await this.options.db
+      .selectFrom('webhook_secrets')
+      .select('secret')
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return row.secret;
+  }
+
+  /** A new secret; messages signed from now on use it. */
+  async rotateSecret(accountId: string): Promise<string> {
+    const secret = newWebhookSecret();
+    await this.options.db
+      .insertInto('webhook_secrets')
+      .values({ account_id: accountId, secret })
+      .onConflict((conflict) => conflict.column('account_id').doUpdateSet({ secret, created_at: new Date() }))
+      .execute();
+    return secret;
+  }
+
+  /** Queues the message of a finished file, when it has a webhook URL. */
+  async notify(fileId: string): Promise<string | undefined> {
+    const file = await this.options.db
+      .selectFrom('submitted_files')
+      .selectAll()
+      .where('id', '=', fileId)
+      .executeTakeFirst();
+    if (!file?.callback_url || (file.status !== 'done' && file.status !== 'processing_failed'))
+      return undefined;
+    const body: TranscriptWebhook = {
+      type: file.status === 'done' ? 'transcript.done' : 'transcript.failed',
+      fileId: file.id,
+      status: file.status,
+      language: file.detected_language ?? (file.language_code === 'auto' ? null : file.language_code),
+      duration: file.duration_seconds,
+      ...(file.failure_reason ? { failureReason: file.failure_reason } : {}),
+      transcriptUrl: `${this.options.publicUrl}/api/v1/transcripts/download?fileIds=${encodeURIComponent(file.id)}&format=application%2Fjson`,
+    };
+    const id = newId('msg');
+    await this.options.db
+      .insertInto('webhook_messages')
+      .values({
+        id,
+        account_id: file.account_id,
+        file_id: file.id,
+        url: file.callback_url,
+        payload: JSON.stringify(body),
+        next_attempt_at: new Date(),
+      })
+      .execute();
+    await this.options.queue.send(deliverWebhookJob, { messageId: id });
+    return id;
+  }
+
+  /** "Resend" from the console: a new message for a finished file. */
+  async resend(accountId: string, fileId: string): Promise<string> {
+    const file = await this.options.db
+      .selectFrom('submitted_files')
+      .select(['id', 'callback_url', 'status'])
+      .where('id', '=', fileId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!file) throw new AppError('NOT_FOUND', 'No such file.');
+    if (!file.callback_url) throw new AppError('BAD_REQUEST', 'This file has no webhook URL.');
+    const id = await this.notify(fileId);
+    if (!id)
+      throw new AppError(
+        'TRANSCRIPT_NOT_READY',
+        'The file is still being processed: its webhook is sent when it is done.',
+      );
+    return id;
+  }
+
+  async attempts(accountId: string, fileId: string): Promise<WebhookAttempt[]> {
+    const file = await this.options.db
+      .selectFrom('submitted_files')
+      .select('id')
+      .where('id', '=', fileId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!file) throw new AppError('NOT_FOUND', 'No such file.');
+    const rows = await this.options.db
+      .selectFrom('webhook_attempts as a')
+      .innerJoin('webhook_messages as m', 'm.id', 'a.message_id')
+      .selectAll('a')
+      .where('m.file_id', '=', fileId)
+      .orderBy('a.at', 'desc')
+      .orderBy('a.attempt', 'desc')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      messageId: row.message_id,
+      attempt: row.attempt,
+      at: row.at.toISOString(),
+      url: row.url,
+      statusCode: row.status_code,
+      error: row.error,
+      durationMs: row.duration_ms,
+      succeeded: row.succeeded,
+      nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+    }));
+  }
+
+  /** One attempt of a message (a job); schedules the next one when this one fails. */
+  async deliver(messageId: string): Promise<void> {
+    const { db, logger } = this.options;
+    const message = await db
+      .selectFrom('webhook_messages')
+      .selectAll()
+      .where('id', '=', messageId)
+      .executeTakeFirst();
+    if (!message || message.status !== 'pending') return;
+    const attempt = message.attempts + 1;
+    const secret = await this.secretOf(message.account_id);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const response = await outboundRequest({
+        method: 'POST',
+        url: new URL(message.url),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Verbatim-Webhooks/1',
+          'webhook-id': message.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signWebhook(secret, message.id, timestamp, message.payload),
+        },
+        body: message.payload,
+        timeoutMs: this.options.timeoutMs,
+        allowPrivateAddresses: this.options.allowPrivateAddresses,
+      });
+      statusCode = response.statusCode;
+      response.body.resume();
+      if (statusCode < 200 || statusCode > 299) error = `The receiver answered HTTP ${statusCode}`;
+    } catch (caught) {
+      error =
+        caught instanceof AddressRefusedError
+          ? `Refused: ${caught.message}`
+          : `No answer: ${caught instanceof Error ? caught.message : String(caught)}`;
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const succeeded = error === null;
+    const delayMs = Math.min(
+      maxRetryDelayMs,
+      this.options.firstRetryDelaySeconds * 1000 * 2 ** (attempt - 1),
+    );
+    const nextAt = new Date(Date.now() + delayMs);
+    const retry = !succeeded && nextAt.getTime() <= message.created_at.getTime() + retryWindowMs;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('webhook_attempts')
+        .values({
+          id: newId('wha'),
+          message_id: message.id,
+          attempt,
+          url: message.url,
+          status_code: statusCode,
+          error,
+          duration_ms: durationMs,
+          succeeded,
+          next_attempt_at: retry ? nextAt : null,
+        })
+        .execute();
+      await trx
+        .updateTable('webhook_messages')
+        .set({
+          attempts: attempt,
+          status: succeeded ? 'delivered' : retry ? 'pending' : 'failed',
+          next_attempt_at: retry ? nextAt : null,
+        })
+        .where('id', '=', message.id)
+        .execute();
+    });
+    logger.info(
+      { messageId: message.id, fileId: message.file_id, attempt, statusCode, error, durationMs, retry },
+      succeeded ? 'webhook delivered' : 'webhook attempt failed',
+    );
+    if (retry)
+      await this.options.queue.send(deliverWebhookJob, { messageId: message.id }, { startAfter: nextAt });
+  }
+}
