@@ -1,10 +1,11 @@
-import { Alert, Anchor, Card, Group, Pagination, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { paymentsPageSize } from '@verbatim/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { billingPath } from '../../app/paths';
 import { usePageParam } from '../../app/usePageParam';
+import { ListPagination } from '../../chrome/ListPagination';
 import { paymentsPageQuery } from './billingApi';
 import { InvoiceCell } from './InvoiceCell';
 import { useMoneyFormat } from './moneyFormat';
@@ -87,21 +88,7 @@ export function BillingHistoryScreen() {
             </Table>
           </Table.ScrollContainer>
         )}
-        {pageCount > 1 && (
-          <Group justify="center" mt="md">
-            <Pagination
-              total={pageCount}
-              value={page}
-              onChange={setPage}
-              getControlProps={(control) => ({
-                'aria-label': t(`screens.billingHistory.pagination.${control}`),
-              })}
-              getItemProps={(item) => ({
-                'aria-label': t('screens.billingHistory.pagination.page', { page: item }),
-              })}
-            />
-          </Group>
-        )}
+        <ListPagination total={pageCount} page={page} onChange={setPage} />
       </Card>
     </Stack>
   );

@@ -250,12 +250,13 @@ describe('upload modal', { timeout: 20_000 }, () => {
     });
   });
 
-  it('says "File already exists" when the same recording was uploaded before', async () => {
+  it.each([
+    { status: 409, code: 'FILE_ALREADY_EXISTS', shown: 'File already exists' },
+    { status: 413, code: 'STORAGE_LIMIT_REACHED', shown: 'Storage limit reached' },
+    { status: 503, code: 'INTERNAL_ERROR', shown: 'File upload failed' },
+  ])('says $shown when the server answers $code (spec §8)', async ({ status, code, shown }) => {
     stubForUpload({
-      'POST /api/v1/media/recordings': {
-        status: 409,
-        body: { code: 'FILE_ALREADY_EXISTS', message: 'File already exists' },
-      },
+      'POST /api/v1/media/recordings': { status, body: { code, message: shown } },
     });
     const modal = await openModal();
     await vi.waitFor(() => expect(modal.getByRole('textbox', { name: 'Language' })).toHaveValue('English'));
@@ -263,22 +264,6 @@ describe('upload modal', { timeout: 20_000 }, () => {
     await userEvent.upload(input, new File(['audio'], 'memo.wav', { type: 'audio/wav' }));
     await userEvent.click(modal.getByRole('button', { name: 'Upload' }));
 
-    expect(await modal.findByRole('alert')).toHaveTextContent('File already exists');
-  });
-
-  it('says "Storage limit reached" past the quota', async () => {
-    stubForUpload({
-      'POST /api/v1/media/recordings': {
-        status: 413,
-        body: { code: 'STORAGE_LIMIT_REACHED', message: 'Storage limit reached' },
-      },
-    });
-    const modal = await openModal();
-    await vi.waitFor(() => expect(modal.getByRole('textbox', { name: 'Language' })).toHaveValue('English'));
-    const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
-    await userEvent.upload(input, new File(['audio'], 'memo.wav', { type: 'audio/wav' }));
-    await userEvent.click(modal.getByRole('button', { name: 'Upload' }));
-
-    expect(await modal.findByRole('alert')).toHaveTextContent('Storage limit reached');
+    expect(await modal.findByRole('alert')).toHaveTextContent(shown);
   });
 });

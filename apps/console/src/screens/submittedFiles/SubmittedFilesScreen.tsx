@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Group, Pagination, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconCloudUpload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { filesPageSize, type SubmittedFile } from '@verbatim/contracts';
@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { usePageParam } from '../../app/usePageParam';
+import { ListPagination } from '../../chrome/ListPagination';
 import { DeleteFileModal } from './DeleteFileModal';
 import { filesPageQuery } from './filesApi';
 import { FilesTable } from './FilesTable';
@@ -85,21 +86,7 @@ export function SubmittedFilesScreen() {
         {files.data && files.data.list.length > 0 && (
           <FilesTable files={files.data.list} onDelete={setToDelete} onShowWebhook={setWebhookOf} />
         )}
-        {pageCount > 1 && (
-          <Group justify="center" mt="md">
-            <Pagination
-              total={pageCount}
-              value={page}
-              onChange={setPage}
-              getControlProps={(control) => ({
-                'aria-label': t(`screens.submittedFiles.pagination.${control}`),
-              })}
-              getItemProps={(item) => ({
-                'aria-label': t('screens.submittedFiles.pagination.page', { page: item }),
-              })}
-            />
-          </Group>
-        )}
+        <ListPagination total={pageCount} page={page} onChange={setPage} />
       </Card>
       <WebhookSecretCard />
       <UploadFileModal
