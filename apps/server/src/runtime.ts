@@ -15,6 +15,7 @@ import { CreditsService } from './modules/credits/credits.service.js';
 import { createCrmIntegrations } from './modules/integrations/integrations.module.js';
 import { noTranscripts, type TranscriptSource } from './modules/integrations/transcript-source.js';
 import type { UsageMeter } from './modules/credits/usage-meter.js';
+import { LiveTranscriptionService } from './modules/transcripts/live/live-transcription.service.js';
 import { createInstallation } from './modules/licences/installation.js';
 import { licensingKeys, type SigningKeys } from './modules/licences/licence-keys.js';
 import { LicencesService } from './modules/licences/licences.service.js';
@@ -263,6 +264,7 @@ export async function startRuntime(
       fileTranscription,
       system: new SystemService(config, database, speech),
       transcription: new TranscriptionService(speech, usageMeter),
+      live: new LiveTranscriptionService(speech, usageMeter, config.speech.live),
       externalSignIn,
       identity,
       profile: new ProfileService(

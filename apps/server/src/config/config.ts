@@ -235,6 +235,9 @@ const environmentSchema = z.object({
   SPEECH_QUEUE_LIMIT: nonNegativeInt.max(10_000).default(8),
   SPEECH_MAX_UPLOAD_BYTES: positiveInt.default(524_288_000),
   SPEECH_MAX_DURATION_SECONDS: positiveInt.default(4 * 3600),
+  LIVE_MAX_SESSIONS: positiveInt.max(10_000).default(16),
+  LIVE_IDLE_TIMEOUT_SECONDS: positiveInt.max(3600).default(60),
+  LIVE_METERING_SLICE_SECONDS: positiveInt.max(15).default(15),
   FILES_STORAGE_QUOTA_BYTES: positiveInt.default(10 * 1024 ** 3),
   FILES_PROCESSING_STALE_SECONDS: positiveInt.min(5).default(120),
   WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: booleanFlag.default(false),
@@ -401,6 +404,8 @@ export interface Config {
     queueLimit: number;
     maxUploadBytes: number;
     maxDurationSeconds: number;
+    /** Live transcription sockets: how many at once, closed after this long without audio, charged per slice of audio. */
+    live: { maxSessions: number; idleTimeoutSeconds: number; meteringSliceSeconds: number };
   };
   /** CRM integrations: where each provider's API lives, and its OAuth app when the operator made one. */
   integrations: {
@@ -603,6 +608,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       queueLimit: e.SPEECH_QUEUE_LIMIT,
       maxUploadBytes: e.SPEECH_MAX_UPLOAD_BYTES,
       maxDurationSeconds: e.SPEECH_MAX_DURATION_SECONDS,
+      live: {
+        maxSessions: e.LIVE_MAX_SESSIONS,
+        idleTimeoutSeconds: e.LIVE_IDLE_TIMEOUT_SECONDS,
+        meteringSliceSeconds: e.LIVE_METERING_SLICE_SECONDS,
+      },
     },
     integrations: {
       hubspot: {

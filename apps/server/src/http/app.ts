@@ -2,6 +2,8 @@ import path from 'node:path';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
+import { LIVE_MAX_FRAME_BYTES } from '@verbatim/contracts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -51,6 +53,8 @@ import type { WebhooksService } from '../modules/files/webhooks.service.js';
 import { openAiTranscriptionRoutes } from '../modules/transcripts/openai-transcriptions.routes.js';
 import type { TranscriptionService } from '../modules/transcripts/transcription.service.js';
 import { transcriptsRoutes } from '../modules/transcripts/transcripts.routes.js';
+import { liveRoutes } from '../modules/transcripts/live/live.routes.js';
+import type { LiveTranscriptionService } from '../modules/transcripts/live/live-transcription.service.js';
 import { vatRoutes } from '../modules/vat/vat.routes.js';
 import type { VatService } from '../modules/vat/vat.service.js';
 import type { SystemService } from '../modules/system/system.service.js';
@@ -86,6 +90,8 @@ export interface AppServices {
   integrations: IntegrationsService;
   crmDeliveries: CrmDeliveriesService;
   transcription: TranscriptionService;
+  /** Live transcription sockets. */
+  live: LiveTranscriptionService;
   /** Submitted files: the table, downloads, resumable uploads and their signed webhooks. */
   files: FilesService;
   uploads: UploadsService;
@@ -204,6 +210,13 @@ export async function buildApp(
   await app.register(transcriptsRoutes(services.transcription, authenticateApi, uploads), {
     prefix: '/api/v1',
   });
+  // The live socket: a frame over 1 MiB closes it with 1009; at shutdown every session's text is
+  // made final before its socket closes with 1012.
+  await app.register(websocket, {
+    options: { maxPayload: LIVE_MAX_FRAME_BYTES },
+    preClose: () => services.live.shutdown(),
+  });
+  await app.register(liveRoutes(services.live, services.apiAuthentication), { prefix: '/api/v1' });
   await app.register(openAiTranscriptionRoutes(services.transcription, authenticateApi, uploads), {
     prefix: '/api/v1',
   });

@@ -1,0 +1,424 @@
+// Live transcription benchmark: the dev recordings of ../shared/testdata streamed over a real
+// WebSocket (the server's own port, real authentication, metering and recognition) at real time,
+// as a microphone would send them (2048-sample frames of 16 kHz float32). Prints, per model:
+// speech onset → first partial and end of speech → final (p50, p95), partials per second of
+// speech, the finals' WER against the references and against the engine's batch WER on the same
+// files; then how many simultaneous real-time sessions keep the final lag under 2 s; then one
+// long session's memory and lag, minute by minute.
+// Run with `npm run bench:live` (`-- --help` for the options). Not a test: the machine is shared,
+// so every figure comes with the load average it was measured under.
+import os from 'node:os';
+import { liveServerMessageSchema, type LiveServerMessage } from '@verbatim/contracts';
+import {
+  decodeAudio,
+  SileroVad,
+  SpeechDetector,
+  ENDPOINT_SILENCE_MS,
+  transcriptText,
+} from '@verbatim/speech';
+import {
+  aggregateWer,
+  readManifest,
+  sharedModelsDir,
+  wordErrorRate,
+  type ManifestEntry,
+  type WerResult,
+} from '@verbatim/speech/test-support';
+import { createAccount, signIn } from '../apps/server/src/test-support/sign-in.js';
+import { startTestRuntime, type TestRuntime } from '../apps/server/src/test-support/test-runtime.js';
+
+const sampleRate = 16_000;
+const frameSamples = 2048;
+const maxFinalLagSeconds = 2;
+
+interface Options {
+  models: string[];
+  languages: string[];
+  concurrency: number[];
+  concurrencySeconds: number;
+  longMinutes: number;
+}
+
+function readOptions(argv: string[]): Options {
+  const options: Options = {
+    models: ['base-q8_0', 'tiny.en-q8_0'],
+    languages: ['en'],
+    concurrency: [1, 2, 3, 4, 6, 8],
+    concurrencySeconds: 40,
+    longMinutes: 10,
+  };
+  for (let i = 0; i < argv.length; i += 1) {
+    const value = argv[i + 1] ?? '';
+    switch (argv[i]) {
+      case '--models':
+        options.models = value.split(',');
+        i += 1;
+        break;
+      case '--languages':
+        options.languages = value.split(',');
+        i += 1;
+        break;
+      case '--concurrency':
+        options.concurrency = value.split(',').map(Number);
+        i += 1;
+        break;
+      case '--concurrency-seconds':
+        options.concurrencySeconds = Number(value);
+        i += 1;
+        break;
+      case '--long-minutes':
+        options.longMinutes = Number(value);
+        i += 1;
+        break;
+      case '--help':
+        console.log(
+          'npm run bench:live -- [--models base-q8_0,tiny.en-q8_0] [--languages en,fr] [--concurrency 1,2,4,6] [--concurrency-seconds 40] [--long-minutes 10 (0: skip)]',
+        );
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option ${argv[i]}`);
+    }
+  }
+  return options;
+}
+
+interface Region {
+  speechStart: number;
+  speechEnd: number;
+}
+
+interface Recording {
+  entry: ManifestEntry;
+  samples: Float32Array;
+  /** Speech regions as the server's VAD sees them (seconds). */
+  regions: Region[];
+}
+
+async function decoded(path: string): Promise<Float32Array> {
+  const chunks: Float32Array[] = [];
+  for await (const chunk of decodeAudio(path)) chunks.push(chunk);
+  return concat(chunks);
+}
+
+function concat(chunks: Float32Array[]): Float32Array {
+  const out = new Float32Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** The speech regions with the live endpoint setting (the same Silero model and hysteresis as the server). */
+async function regionsOf(vad: SileroVad, samples: Float32Array): Promise<Region[]> {
+  const stream = vad.createStream();
+  const detector = new SpeechDetector({ minSilenceMs: ENDPOINT_SILENCE_MS, speechPadMs: 200 });
+  const found = detector.push(await stream.probabilities(samples));
+  found.push(...detector.flush(samples.length, await stream.flush()));
+  return found.map((region) => ({
+    speechStart: region.speechStartSample / sampleRate,
+    speechEnd: region.speechEndSample / sampleRate,
+  }));
+}
+
+interface SessionResult {
+  messages: { message: LiveServerMessage; at: number }[];
+  /** performance.now() when the first sample was sent. */
+  started: number;
+  closeCode: number;
+}
+
+/** One session: the samples sent in real time (2048-sample frames), then Done. */
+async function streamSession(
+  url: string,
+  samples: Float32Array,
+  onMessage?: (at: number) => void,
+): Promise<SessionResult> {
+  const socket = new WebSocket(url);
+  socket.binaryType = 'arraybuffer';
+  const messages: SessionResult['messages'] = [];
+  let connected: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (connected = resolve));
+  socket.addEventListener('message', (event) => {
+    const message = liveServerMessageSchema.parse(JSON.parse(String(event.data)));
+    const at = performance.now();
+    if (message.type === 'connected') connected();
+    else messages.push({ message, at });
+    onMessage?.(at);
+  });
+  const closed = new Promise<number>((resolve) =>
+    socket.addEventListener('close', (event) => resolve(event.code)),
+  );
+  await ready;
+  const started = performance.now();
+  for (let at = 0; at < samples.length; at += frameSamples) {
+    socket.send(samples.slice(at, at + frameSamples));
+    const due = ((at + frameSamples) / sampleRate) * 1000 - (performance.now() - started);
+    if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+  }
+  socket.send('Done');
+  return { messages, started, closeCode: await closed };
+}
+
+interface Latencies {
+  onset: number[];
+  final: number[];
+  /** When the speech of each final ended (seconds into the session), beside `final`. */
+  finalEnds: number[];
+  partials: number;
+  speechSeconds: number;
+}
+
+/**
+ * Matches messages to speech regions by time: a new segment's first message belongs to the last
+ * region begun before it arrived (onset → first partial); a segment's last final to the last region
+ * ended before it arrived (end of speech → final).
+ */
+function latencies(result: SessionResult, regions: Region[]): Latencies {
+  const seconds = (at: number) => (at - result.started) / 1000;
+  const out: Latencies = { onset: [], final: [], finalEnds: [], partials: 0, speechSeconds: 0 };
+  out.speechSeconds = regions.reduce((sum, region) => sum + region.speechEnd - region.speechStart, 0);
+  const firstOfSegment = new Map<number, number>();
+  const lastFinalOfSegment = new Map<number, number>();
+  for (const { message, at } of result.messages) {
+    if (message.type === 'connected') continue;
+    if (message.type === 'partial') out.partials += 1;
+    if (!firstOfSegment.has(message.segment)) firstOfSegment.set(message.segment, seconds(at));
+    if (message.type === 'final') lastFinalOfSegment.set(message.segment, seconds(at));
+  }
+  const usedOnsets = new Set<Region>();
+  for (const arrival of firstOfSegment.values()) {
+    const region = regions.filter((candidate) => candidate.speechStart <= arrival).at(-1);
+    if (region && !usedOnsets.has(region)) {
+      usedOnsets.add(region);
+      out.onset.push(arrival - region.speechStart);
+    }
+  }
+  const usedEnds = new Set<Region>();
+  for (const arrival of lastFinalOfSegment.values()) {
+    const region = regions.filter((candidate) => candidate.speechEnd <= arrival).at(-1);
+    if (region && !usedEnds.has(region)) {
+      usedEnds.add(region);
+      out.final.push(arrival - region.speechEnd);
+      out.finalEnds.push(region.speechEnd);
+    }
+  }
+  return out;
+}
+
+function displayedText(result: SessionResult): string {
+  const lines: { id: number; text: string }[] = [];
+  for (const { message } of result.messages) {
+    if (message.type === 'connected') continue;
+    const last = lines.at(-1);
+    if (last && last.id === message.segment) last.text = message.text;
+    else lines.push({ id: message.segment, text: message.text });
+  }
+  return lines.map((line) => line.text).join('\n');
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+const s = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)} s` : '-');
+const pct = (value: number) => `${(value * 100).toFixed(2)}%`;
+const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
+
+async function startServer(model: string): Promise<{ runtime: TestRuntime; url: string }> {
+  const runtime = await startTestRuntime({
+    env: {
+      SPEECH_MODELS_DIR: sharedModelsDir,
+      SPEECH_MODEL: 'base-q8_0',
+      SPEECH_MODEL_EN: model,
+      SPEECH_WORKERS: '2',
+      SPEECH_THREADS: '1',
+      LIVE_MAX_SESSIONS: '64',
+      STARTING_CREDIT_CENTS: '1000000',
+      RATE_LIMIT_MAX: '100000',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const address = await runtime.app.listen({ host: '127.0.0.1', port: 0 });
+  const account = await createAccount(runtime);
+  const token = (await signIn(runtime, account.email)).access_token;
+  return {
+    runtime,
+    url: `${address.replace(/^http/, 'ws')}/api/v1/transcripts/streaming?accessToken=${encodeURIComponent(token)}`,
+  };
+}
+
+async function devSet(options: Options, vad: SileroVad): Promise<Recording[]> {
+  const entries = readManifest().filter(
+    (entry) => entry.subset === 'utt' && options.languages.includes(entry.language),
+  );
+  const recordings: Recording[] = [];
+  for (const entry of entries) {
+    const samples = await decoded(entry.absolutePath);
+    recordings.push({ entry, samples, regions: await regionsOf(vad, samples) });
+  }
+  return recordings;
+}
+
+async function modelPass(model: string, recordings: Recording[], options: Options): Promise<void> {
+  const { runtime, url } = await startServer(model);
+  try {
+    const usable = recordings.filter((recording) =>
+      model.includes('.en') ? recording.entry.language === 'en' : true,
+    );
+    console.log(
+      `\n## ${model} (English; other languages use base-q8_0) — ${usable.length} recordings, load ${load()} on ${os.availableParallelism()} cores`,
+    );
+    // Warm-up: loads the model in both recogniser threads.
+    const first = usable[0];
+    if (first)
+      await Promise.all(
+        [0, 1].map(() =>
+          streamSession(
+            `${url}&languageCode=${first.entry.language}`,
+            first.samples.subarray(0, sampleRate * 2),
+          ),
+        ),
+      );
+
+    const all: Latencies = { onset: [], final: [], finalEnds: [], partials: 0, speechSeconds: 0 };
+    const liveWer: WerResult[] = [];
+    const batchWer: WerResult[] = [];
+    for (const recording of usable) {
+      const language = recording.entry.language;
+      const result = await streamSession(`${url}&languageCode=${language}`, recording.samples);
+      const figures = latencies(result, recording.regions);
+      all.onset.push(...figures.onset);
+      all.final.push(...figures.final);
+      all.partials += figures.partials;
+      all.speechSeconds += figures.speechSeconds;
+      liveWer.push(wordErrorRate(recording.entry.referenceText, displayedText(result), language));
+      const batch = await runtime.services.transcription.speech.transcribeFile(recording.entry.absolutePath, {
+        language,
+      });
+      batchWer.push(wordErrorRate(recording.entry.referenceText, transcriptText(batch), language));
+    }
+    const live = aggregateWer(liveWer);
+    const batch = aggregateWer(batchWer);
+    console.log(
+      `onset → first partial: p50 ${s(percentile(all.onset, 50))}, p95 ${s(percentile(all.onset, 95))} (${all.onset.length} utterances; target ≤ 1.0 s)`,
+    );
+    console.log(
+      `end of speech → final: p50 ${s(percentile(all.final, 50))}, p95 ${s(percentile(all.final, 95))} (${all.final.length} utterances; targets ≤ 1.0 s p50, ≤ 1.5 s p95)`,
+    );
+    console.log(
+      `partials per second of speech: ${(all.partials / Math.max(all.speechSeconds, 0.001)).toFixed(2)}`,
+    );
+    console.log(
+      `finals WER ${pct(live.wer)} vs batch WER ${pct(batch.wer)} (Δ ${((live.wer - batch.wer) * 100).toFixed(2)} points; target ≤ 1 point) — load ${load()}`,
+    );
+
+    await concurrencyPass(url, usable, options);
+    if (options.longMinutes > 0 && model === options.models[0])
+      await longPass(url, usable, options.longMinutes);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** The recordings end to end, with their pauses, to `seconds` of audio. */
+function loopedAudio(
+  recordings: Recording[],
+  seconds: number,
+  offset: number,
+): { samples: Float32Array; regions: Region[] } {
+  const chunks: Float32Array[] = [];
+  const regions: Region[] = [];
+  let length = 0;
+  for (let k = 0; length < seconds * sampleRate; k += 1) {
+    const recording = recordings[(k + offset) % recordings.length];
+    if (!recording) break;
+    const start = length / sampleRate;
+    chunks.push(recording.samples);
+    for (const region of recording.regions)
+      regions.push({ speechStart: start + region.speechStart, speechEnd: start + region.speechEnd });
+    length += recording.samples.length;
+    // A second of silence between recordings, as between two sentences of dictation.
+    chunks.push(new Float32Array(sampleRate));
+    length += sampleRate;
+  }
+  return {
+    samples: concat(chunks).subarray(0, seconds * sampleRate),
+    regions: regions.filter((region) => region.speechEnd <= seconds),
+  };
+}
+
+async function concurrencyPass(url: string, recordings: Recording[], options: Options): Promise<void> {
+  const english = recordings.filter((recording) => recording.entry.language === 'en');
+  let held = 0;
+  for (const sessions of options.concurrency) {
+    const runs = await Promise.all(
+      Array.from({ length: sessions }, (_, index) => {
+        const { samples, regions } = loopedAudio(english, options.concurrencySeconds, index * 3);
+        return streamSession(`${url}&languageCode=en`, samples).then((result) => latencies(result, regions));
+      }),
+    );
+    const finals = runs.flatMap((run) => run.final);
+    const p50 = percentile(finals, 50);
+    const p95 = percentile(finals, 95);
+    const ok = p95 < maxFinalLagSeconds;
+    console.log(
+      `${sessions} simultaneous sessions: final lag p50 ${s(p50)}, p95 ${s(p95)}, max ${s(Math.max(...finals))} — ${ok ? 'under' : 'OVER'} 2 s (load ${load()})`,
+    );
+    if (!ok) break;
+    held = sessions;
+  }
+  console.log(`=> holds ${held} simultaneous real-time sessions with the final lag (p95) under 2 s`);
+}
+
+async function longPass(url: string, recordings: Recording[], minutes: number): Promise<void> {
+  const english = recordings.filter((recording) => recording.entry.language === 'en');
+  const { samples, regions } = loopedAudio(english, minutes * 60, 0);
+  console.log(`\n## ${minutes}-minute session (English dev set looped), memory and final lag per minute`);
+  const rows: string[] = [];
+  const timer = setInterval(() => {
+    globalThis.gc?.();
+    const memory = process.memoryUsage();
+    rows.push(
+      `rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB, external ${(memory.external / 2 ** 20).toFixed(0)} MiB`,
+    );
+  }, 60_000);
+  const result = await streamSession(`${url}&languageCode=en`, samples);
+  clearInterval(timer);
+  const byMinute = new Map<number, number[]>();
+  const lags = latencies(result, regions);
+  // Each final lag, placed in the minute its speech ended in.
+  lags.final.forEach((lag, index) => {
+    const minute = Math.floor((lags.finalEnds[index] ?? 0) / 60);
+    byMinute.set(minute, [...(byMinute.get(minute) ?? []), lag]);
+  });
+  for (let minute = 0; minute < minutes; minute += 1) {
+    const values = byMinute.get(minute) ?? [];
+    console.log(
+      `minute ${minute + 1}: final lag p50 ${s(percentile(values, 50))}, max ${s(Math.max(...values))}; ${rows[minute] ?? ''}`,
+    );
+  }
+  console.log(
+    `closed with ${result.closeCode}; ${lags.final.length} finals for ${regions.length} utterances`,
+  );
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2));
+  console.log(
+    `# Live transcription benchmark — ${new Date().toISOString()}, ${os.availableParallelism()} cores (shared with other work), load ${load()}`,
+  );
+  console.log(
+    'Server: 2 recogniser threads × 1 CPU thread; sessions stream 2048-sample frames of 16 kHz float32 at real time.',
+  );
+  const vad = await SileroVad.load();
+  const recordings = await devSet(options, vad);
+  await vad.close();
+  for (const model of options.models) await modelPass(model, recordings, options);
+}
+
+await main();
