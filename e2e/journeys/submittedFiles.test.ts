@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { createVerifiedAccount, sharedAccount } from '../support/accounts.js';
+import { journey, phoneViewport } from '../support/journey.js';
+import { repoRoot } from '../support/paths.js';
+import { signIn } from '../support/signIn.js';
+
+const testdata = resolve(repoRoot, '../shared/testdata');
+/** 3.7 s of LibriSpeech dev-clean: "NO ONE WHO IS HIMSELF HONEST WILL DOUBT MY BEING SO". */
+const recording = join(testdata, 'en/ls-dev-clean-2412-153948-0002.flac');
+const recordingName = 'ls-dev-clean-2412-153948-0002.flac';
+
+/** The table's rows as column header → cell text (as written, not as styled: badges show upper case). */
+async function fileRows(page: Page): Promise<Record<string, string>[]> {
+  const table = page.getByRole('table', { name: 'Submitted files' });
+  const headers = await table.getByRole('columnheader').allTextContents();
+  const rows = await table.locator('tbody tr').all();
+  return Promise.all(
+    rows.map(async (row) => {
+      const cells = await row.getByRole('cell').allTextContents();
+      return Object.fromEntries(headers.map((header, index) => [header, (cells[index] ?? '').trim()]));
+    }),
+  );
+}
+
+function uploadDialog(page: Page): Locator {
+  return page.getByRole('dialog', { name: 'Upload file' });
+}
+
+describe('submitted files', () => {
+  journey(
+    'upload a real recording with the modal from Getting started, see its row go to done, download the SRT and read it',
+    async ({ page }) => {
+      const account = await createVerifiedAccount();
+      await signIn(page, account, '/home');
+      await page
+        .getByRole('navigation', { name: 'Quick actions' })
+        .getByRole('button', { name: 'Upload file' })
+        .click();
+      const dialog = uploadDialog(page);
+      await dialog.waitFor();
+      // Spec §3 Settings: the account's transcription language is chosen already.
+      await expect.poll(() => dialog.getByRole('textbox', { name: 'Language' }).inputValue()).toBe('English');
+
+      await dialog.locator('input[type="file"]').setInputFiles(recording);
+      await dialog.getByRole('button', { name: 'Upload' }).click();
+
+      // The last byte checked, the modal closes on the files screen, newest first.
+      await page.getByText('File uploaded: its transcription has started').waitFor({ timeout: 30_000 });
+      await page.waitForURL((url) => url.pathname === '/submitted-files');
+      await dialog.waitFor({ state: 'detached' });
+      await page.getByRole('table', { name: 'Submitted files' }).waitFor();
+      const [uploaded] = await fileRows(page);
+      expect(uploaded?.['File ID']).toContain(recordingName);
+      expect(uploaded?.Uploaded).toBe('Yes');
+      expect(uploaded?.['Created At']).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+
+      // Live status: the table asks again on its own until the transcript is done.
+      const row = page.getByRole('table', { name: 'Submitted files' }).locator('tbody tr').first();
+      await row.getByText('Done', { exact: true }).waitFor({ timeout: 180_000 });
+      const [done] = await fileRows(page);
+      expect(done).toMatchObject({
+        Language: expect.stringMatching(/^en/),
+        'Duration (hh:mm:ss)': '00:00:04',
+        'Webhook URL': '-',
+        Uploaded: 'Yes',
+        'Transcript status': 'Done',
+        'Failure reason': '-',
+      });
+
+      const fileId = (await row.getAttribute('data-file-id')) ?? '';
+      expect(done?.['File ID']).toBe(`${fileId}${recordingName}`);
+      await page.getByRole('button', { name: `Actions for file ${fileId}` }).click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: 'SubRip subtitles (.srt)' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('ls-dev-clean-2412-153948-0002.srt');
+      const srt = await readFile(await download.path(), 'utf8');
+      expect(srt).toMatch(/^1\r?\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}\r?\n/);
+      expect(srt.toLowerCase()).toMatch(/honest/);
+      expect(srt.toLowerCase()).toMatch(/doubt/);
+    },
+  );
+
+  journey("the upload modal shows the spec's validation messages", async ({ page }) => {
+    await signIn(page, await sharedAccount(), '/submitted-files');
+    await page.getByRole('heading', { level: 1, name: 'Submitted files' }).waitFor();
+    await page.getByRole('main').getByRole('button', { name: 'Upload file' }).click();
+    const dialog = uploadDialog(page);
+    await dialog.waitFor();
+
+    await dialog.getByRole('textbox', { name: 'Webhook URL (optional)' }).fill('ftp://example.com/hook');
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByText('Invalid file').waitFor();
+    await dialog.getByText('Invalid url').waitFor();
+
+    // Not audio or video: refused before anything is sent.
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/media/')) sent.push(request.url());
+    });
+    await dialog.locator('input[type="file"]').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('not a recording'),
+    });
+    await dialog.getByRole('textbox', { name: 'Webhook URL (optional)' }).fill('https://example.com/hook');
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByText('Invalid file').waitFor();
+    await expect.poll(() => dialog.getByText('Invalid url').count()).toBe(0);
+    expect(sent).toEqual([]);
+  });
+
+  journey('the files screen and the upload modal fit a phone screen', async ({ page }) => {
+    await page.setViewportSize(phoneViewport);
+    await signIn(page, await sharedAccount(), '/submitted-files');
+    await page.getByRole('heading', { level: 1, name: 'Submitted files' }).waitFor();
+    await page.getByRole('main').getByRole('button', { name: 'Upload file' }).click();
+    const dialog = uploadDialog(page);
+    await dialog.waitFor();
+    const box = await dialog.boundingBox();
+    expect(box?.width ?? Infinity).toBeLessThanOrEqual(phoneViewport.width);
+    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    await dialog.waitFor({ state: 'detached' });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
