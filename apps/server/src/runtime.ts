@@ -13,7 +13,8 @@ import { FailedAttempts } from './modules/api-keys/failed-attempts.js';
 import { CaptchaService } from './modules/captcha/captcha.service.js';
 import { CreditsService } from './modules/credits/credits.service.js';
 import { createCrmIntegrations } from './modules/integrations/integrations.module.js';
-import { noTranscripts, type TranscriptSource } from './modules/integrations/transcript-source.js';
+import { SubmittedFileTranscripts } from './modules/integrations/submitted-file-transcripts.js';
+import type { TranscriptSource } from './modules/integrations/transcript-source.js';
 import type { UsageMeter } from './modules/credits/usage-meter.js';
 import { LiveTranscriptionService } from './modules/transcripts/live/live-transcription.service.js';
 import { createInstallation } from './modules/licences/installation.js';
@@ -213,7 +214,8 @@ export async function startRuntime(
       secrets,
       queue,
       logger,
-      transcripts: options.crmTranscripts ?? noTranscripts,
+      transcripts:
+        options.crmTranscripts ?? new SubmittedFileTranscripts(database.db, storage, config.http.publicUrl),
     });
     const speech = await startSpeechEngine(config.speech, logger);
     closers.push(() => speech.close());

@@ -71,6 +71,3 @@ export function formatDuration(seconds: number): string {
   const rest = String(total % 60).padStart(2, '0');
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
 }
-
-/** A source without transcripts: every id is unknown (the runtime's default until transcripts are stored). */
-export const noTranscripts: TranscriptSource = { find: () => Promise.resolve(undefined) };
