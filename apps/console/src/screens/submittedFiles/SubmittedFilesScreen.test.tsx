@@ -183,6 +183,83 @@ describe('submitted files', { timeout: 20_000 }, () => {
   });
 });
 
+describe('webhooks', { timeout: 20_000 }, () => {
+  it("shows a file's delivery attempts and sends the webhook again", async () => {
+    const fetchMock = stubApi({
+      '/api/v1/files/third-party': { body: page },
+      '/api/v1/files/third-party/f_1/webhook-attempts': {
+        body: {
+          attempts: [
+            {
+              id: 'wa_2',
+              messageId: 'msg_1',
+              attempt: 2,
+              at: new Date(2026, 10, 23, 9, 7, 0).toISOString(),
+              url: 'https://hooks.example.com/transcripts',
+              statusCode: 200,
+              error: null,
+              durationMs: 120,
+              succeeded: true,
+              nextAttemptAt: null,
+            },
+            {
+              id: 'wa_1',
+              messageId: 'msg_1',
+              attempt: 1,
+              at: new Date(2026, 10, 23, 9, 6, 0).toISOString(),
+              url: 'https://hooks.example.com/transcripts',
+              statusCode: 500,
+              error: 'HTTP 500',
+              durationMs: 80,
+              succeeded: false,
+              nextAttemptAt: null,
+            },
+          ],
+        },
+      },
+      'POST /api/v1/files/third-party/f_1/webhook-resend': { status: 202, body: { messageId: 'msg_2' } },
+    });
+    await openFiles();
+    await screen.findByRole('table', { name: 'Submitted files' });
+
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for file f_1' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Webhook deliveries', hidden: true }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Webhook deliveries' }));
+    const attempts = within(await dialog.findByRole('table', { name: 'Delivery attempts' }));
+    const rows = attempts.getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      '2026-11-23 09:07:002200-',
+      '2026-11-23 09:06:001500HTTP 500-',
+    ]);
+
+    await userEvent.click(dialog.getByRole('button', { name: 'Resend' }));
+    expect(await screen.findByText('Webhook sent again')).toBeInTheDocument();
+    expect(
+      fetchMock.mock.calls.some(
+        ([url, init]) => url === '/api/v1/files/third-party/f_1/webhook-resend' && init?.method === 'POST',
+      ),
+    ).toBe(true);
+  });
+
+  it('shows the signing secret only when asked, with a verification example', async () => {
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    stubApi({
+      '/api/v1/files/third-party': { body: page },
+      '/api/v1/webhooks/signing-secret': { body: { secret } },
+    });
+    await openFiles();
+
+    const card = within(await screen.findByRole('region', { name: 'Webhook signing secret' }));
+    await vi.waitFor(() => expect(card.getByTestId('webhook-secret')).toHaveTextContent(/^whsec_•+$/));
+    expect(card.queryByText(secret)).not.toBeInTheDocument();
+    await userEvent.click(card.getByRole('button', { name: 'Show' }));
+    expect(card.getByTestId('webhook-secret')).toHaveTextContent(secret);
+
+    await userEvent.click(card.getByRole('button', { name: 'Show a verification example' }));
+    expect(card.getByText(/createHmac\('sha256', key\)/)).toBeInTheDocument();
+  });
+});
+
 describe('upload modal', { timeout: 20_000 }, () => {
   function stubForUpload(extra: Parameters<typeof stubApi>[0] = {}) {
     return stubApi({
