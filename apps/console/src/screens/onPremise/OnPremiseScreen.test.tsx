@@ -89,7 +89,8 @@ describe('on-premise screen', () => {
       await screen.findByText('1 new batches counted (0 h 02 min); 0 already counted.'),
     ).toBeInTheDocument();
     const posted = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST');
-    expect(JSON.parse(String(posted?.[1]?.body))).toEqual(report);
+    const body = posted?.[1]?.body;
+    expect(JSON.parse(typeof body === 'string' ? body : '')).toEqual(report);
   });
 
   it('shows the on-premise edition its own licence and problem, and no billing', async () => {
