@@ -95,6 +95,11 @@ describe('Transcribe a recording', () => {
     expect(sdk).toHaveTextContent(`apiKey: 'vbt_live_NewerKy…'`);
     expect(sdk).toHaveTextContent(`baseURL: '${api}'`);
     expect(sdk).toHaveTextContent('client.audio.transcriptions.create(');
+    const live = section.getByTestId('transcription-example-javascriptLive');
+    expect(live).toHaveTextContent(
+      `'${api.replace(/^http/, 'ws')}/transcripts/streaming?languageCode=en&encoding=s16le&source=file'`,
+    );
+    expect(live).toHaveTextContent(`headers: { 'x-api-key': 'vbt_live_NewerKy…' }`);
     // Only the open tab's examples are on the page, so "Copy" is never ambiguous within a group.
     expect(section.queryByTestId('transcription-example-curlRaw')).not.toBeInTheDocument();
 

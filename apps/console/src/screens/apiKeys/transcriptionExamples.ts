@@ -21,7 +21,13 @@ export function activeKeysNewestFirst(keys: readonly ApiKey[]): ApiKey[] {
 export type ExampleLanguage = 'curl' | 'javascript' | 'python';
 
 export type TranscriptionExampleId =
-  'curlRaw' | 'curlMultipartSrt' | 'curlLanguages' | 'javascriptFetch' | 'javascriptOpenAi' | 'pythonOpenAi';
+  | 'curlRaw'
+  | 'curlMultipartSrt'
+  | 'curlLanguages'
+  | 'javascriptFetch'
+  | 'javascriptOpenAi'
+  | 'javascriptLive'
+  | 'pythonOpenAi';
 
 export interface TranscriptionExample {
   id: TranscriptionExampleId;
@@ -31,7 +37,7 @@ export interface TranscriptionExample {
 
 /**
  * Ready-to-run calls of `POST /transcripts`, the OpenAI-compatible `POST /audio/transcriptions`
- * and `GET /speech/languages` for the server at `origin`, with `apiKey` where the key goes.
+ * `GET /speech/languages` and the live socket `GET /transcripts/streaming` for the server at `origin`, with `apiKey` where the key goes.
  * Code only: the words around it are translated by the screen.
  */
 export function transcriptionExamples(origin: string, apiKey: string): TranscriptionExample[] {
@@ -109,6 +115,37 @@ export function transcriptionExamples(origin: string, apiKey: string): Transcrip
         `for (const word of transcription.words ?? []) {`,
         `  console.log(word.start, word.end, word.word);`,
         `}`,
+      ].join('\n'),
+    },
+    {
+      id: 'javascriptLive',
+      language: 'javascript',
+      code: [
+        `import { spawn } from 'node:child_process';`,
+        `import WebSocket from 'ws';`,
+        ``,
+        `const socket = new WebSocket(`,
+        `  '${api.replace(/^http/, 'ws')}/transcripts/streaming?languageCode=en&encoding=s16le&source=file',`,
+        `  { headers: { 'x-api-key': '${apiKey}' } },`,
+        `);`,
+        `socket.on('message', (data) => {`,
+        `  const message = JSON.parse(data.toString());`,
+        `  if (message.type === 'connected') {`,
+        `    // 16 kHz mono 16-bit samples; every frame must hold whole samples (2 bytes each).`,
+        `    const ffmpeg = spawn('ffmpeg', ['-i', 'recording.mp3', '-f', 's16le', '-ac', '1', '-ar', '16000', '-']);`,
+        `    let rest = Buffer.alloc(0);`,
+        `    ffmpeg.stdout.on('data', (chunk) => {`,
+        `      const bytes = Buffer.concat([rest, chunk]);`,
+        `      const whole = bytes.length - (bytes.length % 2);`,
+        `      socket.send(bytes.subarray(0, whole));`,
+        `      rest = bytes.subarray(whole);`,
+        `    });`,
+        `    ffmpeg.on('close', () => socket.send('Done'));`,
+        `  } else if (message.type === 'final') {`,
+        `    console.log(message.segment, message.text);`,
+        `  }`,
+        `});`,
+        `socket.on('close', (code, reason) => console.log('closed', code, reason.toString()));`,
       ].join('\n'),
     },
     {
