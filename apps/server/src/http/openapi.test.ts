@@ -36,9 +36,10 @@ describe('OpenAPI document', () => {
         document.paths?.[openApiPath]?.[route.method.toLowerCase() as OpenAPIV3_1.HttpMethods];
       expect(operation, `${route.method} ${route.url}`).toBeDefined();
       const statuses = Object.keys(operation?.responses ?? {});
-      // Its success answer: 200, or 201/202 where a route creates or accepts something (101: the live socket's upgrade).
+      // Its success answer: 200, or 201/202 where a route creates or accepts something (101: the live
+      // socket's upgrade; 302: an OAuth provider's redirect back, sent on to the console).
       expect(
-        statuses.some((status) => /^(2\d\d|101)$/.test(status)),
+        statuses.some((status) => /^(2\d\d|101|302)$/.test(status)),
         `${route.method} ${route.url}: ${statuses.join(', ')}`,
       ).toBe(true);
     }
