@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Licence, TokenResponse } from '@verbatim/contracts';
+import type { Licence, TokenResponse, UsageReportResult } from '@verbatim/contracts';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/config.js';
@@ -13,6 +13,7 @@ import { serverEnv, startServerProcess, type ServerProcess } from '../../test-su
 import { createTestDatabase, type TestDatabase } from '../../test-support/test-database.js';
 import { AccountsRepository } from '../accounts/accounts.repository.js';
 import { parsePublicKey, verifyLicenceKey } from './licence-keys.js';
+import { UsageJournal } from './usage-journal.js';
 
 const password = 'Correct-Horse-9';
 const inAYear = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
@@ -24,7 +25,7 @@ describe('verbatim licenses, while the server runs', { timeout: 600_000 }, () =>
   let env: Record<string, string>;
   let server: ServerProcess;
 
-  async function licencesOf(email: string): Promise<Licence[]> {
+  async function accessToken(email: string): Promise<string> {
     const token = await fetch(`${server.baseUrl}/api/v1/auth/profile/verify`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -36,12 +37,33 @@ describe('verbatim licenses, while the server runs', { timeout: 600_000 }, () =>
       }).toString(),
     });
     expect(token.status).toBe(200);
-    const { access_token: accessToken } = (await token.json()) as TokenResponse;
+    return ((await token.json()) as TokenResponse).access_token;
+  }
+
+  async function licencesOf(email: string): Promise<Licence[]> {
     const response = await fetch(`${server.baseUrl}/api/v1/limiter/on-premise/licenses`, {
-      headers: { authorization: `Bearer ${accessToken}` },
+      headers: { authorization: `Bearer ${await accessToken(email)}` },
     });
     expect(response.status).toBe(200);
     return (await response.json()) as Licence[];
+  }
+
+  async function postReport(email: string, report: string): Promise<Response> {
+    return fetch(`${server.baseUrl}/api/v1/limiter/on-premise/licenses/usage-reports`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await accessToken(email)}`, 'content-type': 'application/json' },
+      body: report,
+    });
+  }
+
+  async function uploadReport(email: string, report: string): Promise<UsageReportResult> {
+    const response = await postReport(email, report);
+    expect(response.status).toBe(200);
+    return (await response.json()) as UsageReportResult;
+  }
+
+  async function uploadReportStatus(email: string, report: string): Promise<number> {
+    return (await postReport(email, report)).status;
   }
 
   beforeAll(async () => {
@@ -155,6 +177,40 @@ describe('verbatim licenses, while the server runs', { timeout: 600_000 }, () =>
     });
     expect((await licencesOf('clinic@example.com'))[0]).toMatchObject({ maxUses: 540_000 });
     expect((await licencesOf('clinic@example.com'))[0]?.expiry.slice(0, 10)).toBe(later);
+
+    // An air-gapped site (here on the same database: the journal is the installation's) writes its
+    // unsent usage to a file; the owner uploads it twice and it counts once.
+    const site = { ...env, LICENSE_KEY: newKey, LICENSE_PUBLIC_KEY: published.publicKey };
+    await withCommandDatabase(loadConfig(env).database, pino({ level: 'silent' }), async ({ db }) => {
+      const journal = new UsageJournal(db);
+      await journal.record({
+        reference: 'acc:transcript:1',
+        accountId: 'acc',
+        product: 'http_api',
+        seconds: 61,
+      });
+      await journal.record({
+        reference: 'acc:transcript:2',
+        accountId: 'acc',
+        product: 'http_api',
+        seconds: 19,
+      });
+    });
+    const out = path.join(dataDir, 'usage.json');
+    const reported = await runCli(['licenses', 'report', '--out', out], site);
+    expect(reported.code, reported.stderr).toBe(0);
+    expect(reported.stdout).toContain('80 s');
+    const again = await runCli(['licenses', 'report', '--out', out], site);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('could not be written');
+    const report = await readFile(out, 'utf8');
+    const uploads = [
+      await uploadReport('clinic@example.com', report),
+      await uploadReport('clinic@example.com', report),
+    ];
+    expect(uploads.map((upload) => upload.batchesCounted)).toEqual([1, 0]);
+    expect((await licencesOf('clinic@example.com'))[0]?.uses).toBe(80);
+    expect(await uploadReportStatus('other@example.com', report)).toBe(404);
 
     const unknown = await runCli(['licenses', 'suspend', 'vbl1_nothere0'], env);
     expect(unknown.code).toBe(1);
