@@ -3,12 +3,16 @@ import {
   contactsPageSchema,
   contactsPageSize,
   contactUrlSchema,
+  crmDeliveryListSchema,
+  crmDeliverySchema,
   crmProviderListSchema,
   integrationListSchema,
   type ConnectIntegrationRequest,
   type ConnectIntegrationResponse,
   type CrmContact,
+  type CrmDelivery,
   type CrmProviderId,
+  type SendToCrmRequest,
 } from '@verbatim/contracts';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -91,4 +95,30 @@ export function contactUrlQuery(provider: CrmProviderId, integrationId: string, 
 export class CrmUnavailableError extends Error {
   override readonly name = 'CrmUnavailableError';
   readonly code = 'CRM_PROVIDER_ERROR' as const;
+}
+
+export function sendToCrm(transcriptId: string, body: SendToCrmRequest): Promise<CrmDelivery> {
+  return apiRequest(`/transcripts/${encodeURIComponent(transcriptId)}/crm`, {
+    method: 'POST',
+    schema: crmDeliverySchema,
+    body,
+  });
+}
+
+export function crmDeliveriesQuery(transcriptId: string) {
+  return queryOptions({
+    queryKey: ['crm-deliveries', transcriptId],
+    queryFn: ({ signal }) =>
+      apiRequest(`/crm-deliveries?transcriptId=${encodeURIComponent(transcriptId)}`, {
+        schema: crmDeliveryListSchema,
+        signal,
+      }),
+    // Queued deliveries settle within seconds: look again until none is on its way.
+    refetchInterval: (query) =>
+      query.state.data?.deliveries.some(
+        (delivery) => delivery.status === 'queued' || delivery.status === 'sending',
+      )
+        ? 2000
+        : false,
+  });
 }

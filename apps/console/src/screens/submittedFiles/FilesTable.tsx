@@ -1,5 +1,5 @@
 import { ActionIcon, Code, Menu, Stack, Table, Text } from '@mantine/core';
-import { IconDots, IconDownload, IconTrash, IconWebhook } from '@tabler/icons-react';
+import { IconDots, IconDownload, IconPlugConnected, IconTrash, IconWebhook } from '@tabler/icons-react';
 import { type DownloadFormat, downloadFormats, type SubmittedFile } from '@verbatim/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,10 +13,12 @@ export interface FilesTableProps {
   files: readonly SubmittedFile[];
   onDelete: (file: SubmittedFile) => void;
   onShowWebhook: (file: SubmittedFile) => void;
+  /** Send to CRM (integrations), offered on done transcripts. */
+  onSendToCrm?: (file: SubmittedFile) => void;
 }
 
 /** Spec §2 Submitted files: the columns of the table, one row per file. */
-export function FilesTable({ files, onDelete, onShowWebhook }: FilesTableProps) {
+export function FilesTable({ files, onDelete, onShowWebhook, onSendToCrm }: FilesTableProps) {
   const { t } = useTranslation();
   return (
     <Table.ScrollContainer minWidth={1040}>
@@ -41,7 +43,13 @@ export function FilesTable({ files, onDelete, onShowWebhook }: FilesTableProps) 
         </Table.Thead>
         <Table.Tbody>
           {files.map((file) => (
-            <FileRow key={file.id} file={file} onDelete={onDelete} onShowWebhook={onShowWebhook} />
+            <FileRow
+              key={file.id}
+              file={file}
+              onDelete={onDelete}
+              onShowWebhook={onShowWebhook}
+              onSendToCrm={onSendToCrm}
+            />
           ))}
         </Table.Tbody>
       </Table>
@@ -53,7 +61,8 @@ function FileRow({
   file,
   onDelete,
   onShowWebhook,
-}: { file: SubmittedFile } & Pick<FilesTableProps, 'onDelete' | 'onShowWebhook'>) {
+  onSendToCrm,
+}: { file: SubmittedFile } & Pick<FilesTableProps, 'onDelete' | 'onShowWebhook' | 'onSendToCrm'>) {
   const { t } = useTranslation();
   const language =
     file.detectedLanguage && file.detectedLanguage !== file.languageCode
@@ -93,7 +102,12 @@ function FileRow({
         </Text>
       </Table.Td>
       <Table.Td>
-        <FileActions file={file} onDelete={onDelete} onShowWebhook={onShowWebhook} />
+        <FileActions
+          file={file}
+          onDelete={onDelete}
+          onShowWebhook={onShowWebhook}
+          onSendToCrm={onSendToCrm}
+        />
       </Table.Td>
     </Table.Tr>
   );
@@ -103,7 +117,8 @@ function FileActions({
   file,
   onDelete,
   onShowWebhook,
-}: { file: SubmittedFile } & Pick<FilesTableProps, 'onDelete' | 'onShowWebhook'>) {
+  onSendToCrm,
+}: { file: SubmittedFile } & Pick<FilesTableProps, 'onDelete' | 'onShowWebhook' | 'onSendToCrm'>) {
   const { t } = useTranslation();
   const download = useMutation({
     mutationFn: (format: DownloadFormat) => downloadTranscript(file, format),
@@ -129,6 +144,18 @@ function FileActions({
             {t(`screens.submittedFiles.formats.${downloadFormats[format]}`)}
           </Menu.Item>
         ))}
+        {onSendToCrm && (
+          <>
+            <Menu.Divider />
+            <Menu.Item
+              leftSection={<IconPlugConnected size={16} aria-hidden />}
+              disabled={file.transcriptStatus !== 'done'}
+              onClick={() => onSendToCrm(file)}
+            >
+              {t('screens.integrations.send.action')}
+            </Menu.Item>
+          </>
+        )}
         {file.callbackUrl && (
           <>
             <Menu.Divider />

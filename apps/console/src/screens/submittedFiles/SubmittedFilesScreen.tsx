@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { usePageParam } from '../../app/usePageParam';
 import { ListPagination } from '../../chrome/ListPagination';
+import { SendToCrmModal } from '../integrations/SendToCrmModal';
 import { DeleteFileModal } from './DeleteFileModal';
 import { filesPageQuery } from './filesApi';
 import { FilesTable } from './FilesTable';
@@ -37,6 +38,7 @@ export function SubmittedFilesScreen() {
   const files = useQuery(filesPageQuery((page - 1) * filesPageSize));
   const [toDelete, setToDelete] = useState<SubmittedFile | null>(null);
   const [webhookOf, setWebhookOf] = useState<SubmittedFile | null>(null);
+  const [toSend, setToSend] = useState<SubmittedFile | null>(null);
   const uploadOpened = searchParams.has(uploadParam);
   const setUploadOpened = (opened: boolean) =>
     setSearchParams((params) => {
@@ -84,7 +86,12 @@ export function SubmittedFilesScreen() {
           </Stack>
         )}
         {files.data && files.data.list.length > 0 && (
-          <FilesTable files={files.data.list} onDelete={setToDelete} onShowWebhook={setWebhookOf} />
+          <FilesTable
+            files={files.data.list}
+            onDelete={setToDelete}
+            onShowWebhook={setWebhookOf}
+            onSendToCrm={setToSend}
+          />
         )}
         <ListPagination total={pageCount} page={page} onChange={setPage} />
       </Card>
@@ -103,6 +110,10 @@ export function SubmittedFilesScreen() {
       />
       <DeleteFileModal file={toDelete} onClose={() => setToDelete(null)} />
       <WebhookAttemptsModal file={webhookOf} onClose={() => setWebhookOf(null)} />
+      <SendToCrmModal
+        transcript={toSend ? { id: toSend.id, name: toSend.fileName } : null}
+        onClose={() => setToSend(null)}
+      />
     </Stack>
   );
 }
