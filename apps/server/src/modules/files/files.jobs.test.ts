@@ -34,7 +34,7 @@ const shortClip = readManifest().find((entry) => entry.path === 'en/ls-dev-clean
 // Real recognition (tiny.en for English) through the real queue and workers.
 describe(
   'submitted files: transcription jobs, webhooks, downloads (real models)',
-  { timeout: 180_000 },
+  { timeout: 300_000 },
   () => {
     let runtime: TestRuntime;
     let receiver: WebhookReceiver;
@@ -63,7 +63,7 @@ describe(
     ): Promise<{ seen: TranscriptStatus[]; last: SubmittedFile }> {
       const seen: TranscriptStatus[] = [];
       let last = await file(caller, fileId);
-      for (const deadline = Date.now() + 150_000; Date.now() < deadline;) {
+      for (const deadline = Date.now() + 280_000; Date.now() < deadline;) {
         if (seen.at(-1) !== last.transcriptStatus) seen.push(last.transcriptStatus);
         if (last.transcriptStatus === 'done' || last.transcriptStatus === 'processing_failed')
           return { seen, last };
