@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -343,6 +344,55 @@ describe('resumable upload (POST /media/recordings, PUT /media/{fileId})', () =>
     expect((await runtime.app.inject({ method: 'GET', url: '/api/v1/files/third-party' })).statusCode).toBe(
       401,
     );
+  });
+
+  it("deletes automatically the files older than the account's deletion period, and nothing else", async () => {
+    const erin = await newCaller();
+    const upload = (caller: Caller, name: string, seed: number) =>
+      uploadInChunks(runtime.app, caller.headers, bytes(700, seed), {
+        fileName: name,
+        type: 'audio/wav',
+        languageCode: 'en',
+      });
+    const old = await upload(erin, 'old.wav', 50);
+    const recent = await upload(erin, 'recent.wav', 51);
+    const otherAccountsOld = await upload(alice, 'kept.wav', 52);
+    const settings = await runtime.app.inject({
+      method: 'PUT',
+      url: '/api/v1/settings',
+      headers: erin.headers,
+      payload: { transcripts: { deletionAfterDays: 7 } },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    await runtime.database.db
+      .updateTable('submitted_files')
+      .set({ created_at: new Date(Date.now() - 8 * 86_400_000) })
+      .where('id', 'in', [old.fileId, otherAccountsOld.fileId])
+      .execute();
+    const recording = (accountId: string, fileId: string) =>
+      path.join(runtime.config.storage.directory, 'recordings', accountId, `${fileId}.media`);
+    expect(existsSync(recording(erin.accountId, old.fileId))).toBe(true);
+
+    expect(await runtime.services.files.deleteExpired()).toBe(1);
+    const status = async (caller: Caller, fileId: string) =>
+      (
+        await runtime.app.inject({
+          method: 'GET',
+          url: `/api/v1/files/third-party/${fileId}`,
+          headers: caller.headers,
+        })
+      ).statusCode;
+    expect(await status(erin, old.fileId)).toBe(404);
+    expect(existsSync(recording(erin.accountId, old.fileId))).toBe(false);
+    expect(await status(erin, recent.fileId)).toBe(200);
+    // Alice chose no period: her files are kept, however old.
+    expect(await status(alice, otherAccountsOld.fileId)).toBe(200);
+    expect(existsSync(recording(alice.accountId, otherAccountsOld.fileId))).toBe(true);
+    expect(
+      runtime.logs.some((line) =>
+        JSON.stringify(line).includes('expired recordings and transcripts deleted'),
+      ),
+    ).toBe(true);
   });
 
   it('refuses a recording URL that is not https or points inside our network', async () => {
