@@ -8,16 +8,12 @@
 // Run with `npm run bench:live` (`-- --help` for the options). Not a test: the machine is shared,
 // so every figure comes with the load average it was measured under.
 import os from 'node:os';
-import { liveServerMessageSchema, type LiveServerMessage } from '@verbatim/contracts';
-import {
-  decodeAudio,
-  SileroVad,
-  SpeechDetector,
-  ENDPOINT_SILENCE_MS,
-  transcriptText,
-} from '@verbatim/speech';
+import { liveServerMessageSchema, liveTranscriptLines, type LiveServerMessage } from '@verbatim/contracts';
+import { SileroVad, SpeechDetector, ENDPOINT_SILENCE_MS, transcriptText } from '@verbatim/speech';
 import {
   aggregateWer,
+  concatSamples,
+  decodedRecording,
   readManifest,
   sharedModelsDir,
   wordErrorRate,
@@ -93,22 +89,6 @@ interface Recording {
   samples: Float32Array;
   /** Speech regions as the server's VAD sees them (seconds). */
   regions: Region[];
-}
-
-async function decoded(path: string): Promise<Float32Array> {
-  const chunks: Float32Array[] = [];
-  for await (const chunk of decodeAudio(path)) chunks.push(chunk);
-  return concat(chunks);
-}
-
-function concat(chunks: Float32Array[]): Float32Array {
-  const out = new Float32Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }
 
 /** The speech regions with the live endpoint setting (the same Silero model and hysteresis as the server). */
@@ -209,14 +189,7 @@ function latencies(result: SessionResult, regions: Region[]): Latencies {
 }
 
 function displayedText(result: SessionResult): string {
-  const lines: { id: number; text: string }[] = [];
-  for (const { message } of result.messages) {
-    if (message.type === 'connected') continue;
-    const last = lines.at(-1);
-    if (last && last.id === message.segment) last.text = message.text;
-    else lines.push({ id: message.segment, text: message.text });
-  }
-  return lines.map((line) => line.text).join('\n');
+  return liveTranscriptLines(result.messages.map(({ message }) => message)).join('\n');
 }
 
 function percentile(values: number[], p: number): number {
@@ -258,7 +231,7 @@ async function devSet(options: Options, vad: SileroVad): Promise<Recording[]> {
   );
   const recordings: Recording[] = [];
   for (const entry of entries) {
-    const samples = await decoded(entry.absolutePath);
+    const samples = await decodedRecording(entry.absolutePath);
     recordings.push({ entry, samples, regions: await regionsOf(vad, samples) });
   }
   return recordings;
@@ -347,7 +320,7 @@ function loopedAudio(
     length += sampleRate;
   }
   return {
-    samples: concat(chunks).subarray(0, seconds * sampleRate),
+    samples: concatSamples(chunks).subarray(0, seconds * sampleRate),
     regions: regions.filter((region) => region.speechEnd <= seconds),
   };
 }

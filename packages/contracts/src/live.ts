@@ -119,3 +119,18 @@ export type LiveCloseReason = z.infer<typeof liveCloseReasonSchema>;
 
 /** Seconds without any audio after which the server closes with 4408. */
 export const LIVE_IDLE_TIMEOUT_SECONDS = 60;
+
+/**
+ * What a client shows (spec §3 Transcript segment): each message replaces the last segment when it
+ * has its id, and is appended otherwise; one line per segment (`connected` is skipped).
+ */
+export function liveTranscriptLines(messages: readonly LiveServerMessage[]): string[] {
+  const lines: { segment: number; text: string }[] = [];
+  for (const message of messages) {
+    if (message.type === 'connected') continue;
+    const last = lines[lines.length - 1];
+    if (last && last.segment === message.segment) last.text = message.text;
+    else lines.push({ segment: message.segment, text: message.text });
+  }
+  return lines.map((line) => line.text);
+}

@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeAudio } from '../decode/decode-audio.js';
 import { SpeechEngine } from '../engine/speech-engine.js';
-import { readManifest, sharedModelsDir, testdataFile, wordErrorRate } from '../test-support/index.js';
+import {
+  decodedRecording,
+  readManifest,
+  sharedModelsDir,
+  testdataFile,
+  wordErrorRate,
+} from '../test-support/index.js';
 import type { StreamingSegment } from './streaming-recogniser.js';
 
-async function decoded(relativePath: string): Promise<Float32Array> {
-  const chunks: Float32Array[] = [];
-  for await (const chunk of decodeAudio(testdataFile(relativePath))) chunks.push(chunk);
-  const out = new Float32Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+function decoded(relativePath: string): Promise<Float32Array> {
+  return decodedRecording(testdataFile(relativePath));
 }
 
 /** What a client shows: a message with the last id replaces it, a new id appends. */

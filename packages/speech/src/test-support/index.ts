@@ -1,4 +1,5 @@
 // Test and benchmark helpers (never built into the product): real recordings, models and scoring.
+export * from './decoded-recording.js';
 export * from './manifest.js';
 export * from './media-fixtures.js';
 export * from './paths.js';

@@ -1,6 +1,16 @@
-import { liveServerMessageSchema, type LiveServerMessage, type Usage } from '@verbatim/contracts';
-import { decodeAudio } from '@verbatim/speech';
-import { readManifest, sharedModelsDir, testdataFile, wordErrorRate } from '@verbatim/speech/test-support';
+import {
+  liveServerMessageSchema,
+  liveTranscriptLines,
+  type LiveServerMessage,
+  type Usage,
+} from '@verbatim/contracts';
+import {
+  decodedRecording,
+  readManifest,
+  sharedModelsDir,
+  testdataFile,
+  wordErrorRate,
+} from '@verbatim/speech/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../lib/ids.js';
 import { bearer, createAccount, signIn } from '../../../test-support/sign-in.js';
@@ -37,28 +47,8 @@ function openLive(url: string, init?: { headers: Record<string, string> }): Rece
   return { messages, times, closed, connected, socket };
 }
 
-/** What the console shows: a message with the last segment's id replaces it, a new id appends. */
-function displayed(messages: LiveServerMessage[]): string[] {
-  const lines: { id: number; text: string }[] = [];
-  for (const message of messages) {
-    if (message.type === 'connected') continue;
-    const last = lines.at(-1);
-    if (last && last.id === message.segment) last.text = message.text;
-    else lines.push({ id: message.segment, text: message.text });
-  }
-  return lines.map((line) => line.text);
-}
-
-async function decoded(relativePath: string): Promise<Float32Array> {
-  const chunks: Float32Array[] = [];
-  for await (const chunk of decodeAudio(testdataFile(relativePath))) chunks.push(chunk);
-  const out = new Float32Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+function decoded(relativePath: string): Promise<Float32Array> {
+  return decodedRecording(testdataFile(relativePath));
 }
 
 /** Sends samples in frames of `frame`, `speed` times faster than real time (Infinity: at once). */
@@ -162,7 +152,7 @@ describe('GET /transcripts/streaming (live socket, real models, real speech)', {
     for (const id of new Set(segments.map((message) => message.segment))) {
       expect(segments.filter((message) => message.segment === id).at(-1)?.type).toBe('final');
     }
-    const text = displayed(live.messages).join('\n');
+    const text = liveTranscriptLines(live.messages).join('\n');
     expect(wordErrorRate(readingReference, text, 'en').wer).toBeLessThan(0.15);
     await waitFor(
       async () => (await usage(alice.headers, 'ws_streaming')).seconds >= 11,
@@ -205,8 +195,8 @@ describe('GET /transcripts/streaming (live socket, real models, real speech)', {
     const [bobClosed, aliceClosed] = await Promise.all([bobLive.closed, aliceLive.closed]);
     expect(bobClosed.code).toBe(1000);
     expect(aliceClosed.code).toBe(1000);
-    const bobText = displayed(bobLive.messages).join(' ');
-    const aliceText = displayed(aliceLive.messages).join(' ');
+    const bobText = liveTranscriptLines(bobLive.messages).join(' ');
+    const aliceText = liveTranscriptLines(aliceLive.messages).join(' ');
     expect(wordErrorRate(captainReference, bobText, 'en').wer).toBeLessThan(0.2);
     expect(bobText.toLowerCase()).not.toMatch(/fellow|americans/);
     expect(aliceText.toLowerCase()).toMatch(/fellow americans/);
@@ -355,7 +345,7 @@ describe('GET /transcripts/streaming (live socket, real models, real speech)', {
     const closed = await live.closed;
     await closing;
     expect(closed.code).toBe(1012);
-    const text = displayed(live.messages).join(' ');
+    const text = liveTranscriptLines(live.messages).join(' ');
     expect(live.messages.at(-1)?.type).toBe('final');
     expect(wordErrorRate(captainReference, text, 'en').wer).toBeLessThan(0.25);
   });
