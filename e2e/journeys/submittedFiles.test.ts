@@ -1,6 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import { promisify } from 'node:util';
+import type { Locator, Page, Route } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { createVerifiedAccount, sharedAccount } from '../support/accounts.js';
 import { journey, phoneViewport } from '../support/journey.js';
@@ -82,6 +85,99 @@ describe('submitted files', () => {
       expect(srt).toMatch(/^1\r?\n\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3}\r?\n/);
       expect(srt.toLowerCase()).toMatch(/honest/);
       expect(srt.toLowerCase()).toMatch(/doubt/);
+    },
+  );
+
+  journey(
+    'an upload interrupted by a reload resumes from the bytes the server holds, and the file can be deleted',
+    async ({ page }) => {
+      // 11 minutes of silence as 16-bit wav: 21 MB, three chunks of 8 MiB; no speech to transcribe.
+      const workDir = await mkdtemp(join(tmpdir(), 'verbatim-upload-'));
+      const silence = join(workDir, 'long-silence.wav');
+      await promisify(execFile)('ffmpeg', [
+        '-loglevel',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'anullsrc=r=16000:cl=mono',
+        '-t',
+        '660',
+        '-c:a',
+        'pcm_s16le',
+        silence,
+      ]);
+      try {
+        await signIn(page, await createVerifiedAccount(), '/submitted-files?upload');
+        // The second chunk is held in the browser, as a connection lost mid-upload would leave it,
+        // and the page reloaded meanwhile.
+        let holdSecondChunk = true;
+        let secondChunkHeld: (route: Route) => void = () => undefined;
+        const secondChunk = new Promise<Route>((resolve) => (secondChunkHeld = resolve));
+        await page.route('**/api/v1/media/fil_*', async (route) => {
+          if (holdSecondChunk && route.request().headers()['x-start-byte'] === '8388608') {
+            secondChunkHeld(route);
+            return;
+          }
+          await route.fallback();
+        });
+        const requests: string[] = [];
+        page.on('request', (request) => {
+          if (!request.url().includes('/api/v1/media/')) return;
+          const startByte = request.headers()['x-start-byte'];
+          requests.push(
+            `${request.method()} ${new URL(request.url()).pathname}${startByte ? ` @${startByte}` : ''}`,
+          );
+        });
+        const dialog = uploadDialog(page);
+        await expect
+          .poll(() => dialog.getByRole('textbox', { name: 'Language' }).inputValue())
+          .toBe('English');
+        await dialog.locator('input[type="file"]').setInputFiles(silence);
+        await dialog.getByRole('button', { name: 'Upload' }).click();
+        const held = await secondChunk;
+        await dialog.getByText(/^Uploading… 39% \(8.4 of 21.1 MB\)/).waitFor();
+
+        holdSecondChunk = false;
+        await page.reload();
+        await held.abort().catch(() => undefined);
+        expect(requests.slice(0, 3)).toEqual([
+          'POST /api/v1/media/recordings',
+          expect.stringMatching(/^PUT \/api\/v1\/media\/fil_\w+ @0$/),
+          expect.stringMatching(/^PUT \/api\/v1\/media\/fil_\w+ @8388608$/),
+        ]);
+        const fileId = /media\/(fil_\w+)/.exec(requests[1] ?? '')?.[1] ?? '';
+        requests.length = 0;
+
+        // The same file picked again after the reload: the SHA-1 is remembered, the placeholder asked
+        // where it stands, and the upload goes on from there.
+        await expect
+          .poll(() => dialog.getByRole('textbox', { name: 'Language' }).inputValue())
+          .toBe('English');
+        await dialog.locator('input[type="file"]').setInputFiles(silence);
+        await dialog.getByRole('button', { name: 'Upload' }).click();
+        await page.getByText('File uploaded: its transcription has started').waitFor({ timeout: 60_000 });
+        expect(requests[0]).toBe(`GET /api/v1/media/${fileId}`);
+        expect(requests[1]).toBe(`PUT /api/v1/media/${fileId} @8388608`);
+        expect(requests.filter((request) => request.startsWith('POST'))).toEqual([]);
+
+        const row = page.locator(`tr[data-file-id="${fileId}"]`);
+        await row.getByText('Processing failed', { exact: true }).waitFor({ timeout: 120_000 });
+        const [failed] = await fileRows(page);
+        expect(failed).toMatchObject({ Uploaded: 'Yes', 'Failure reason': 'No speech found' });
+
+        await page.getByRole('button', { name: `Actions for file ${fileId}` }).click();
+        await page.getByRole('menuitem', { name: 'Delete' }).click();
+        await page
+          .getByRole('dialog', { name: 'Delete file' })
+          .getByRole('button', { name: 'Delete' })
+          .click();
+        await page.getByText('File deleted').waitFor();
+        await row.waitFor({ state: 'detached' });
+        await page.getByText('No files uploaded yet.').waitFor();
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
     },
   );
 

@@ -21,7 +21,7 @@ export interface FilesTableProps {
 export function FilesTable({ files, onDelete, onShowWebhook, onSendToCrm }: FilesTableProps) {
   const { t } = useTranslation();
   return (
-    <Table.ScrollContainer minWidth={1040}>
+    <Table.ScrollContainer minWidth={1180}>
       <Table
         striped
         highlightOnHover
@@ -95,7 +95,9 @@ function FileRow({
       <Table.Td>
         {file.isCompleted ? t('screens.submittedFiles.yes') : t('screens.submittedFiles.no')}
       </Table.Td>
-      <Table.Td>{file.isCompleted ? <TranscriptStatusBadge file={file} /> : '-'}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {file.isCompleted ? <TranscriptStatusBadge file={file} /> : '-'}
+      </Table.Td>
       <Table.Td>
         <Text fz="sm" maw={240}>
           {file.failureReason ?? '-'}

@@ -22,7 +22,9 @@ export function TranscriptStatusBadge({ file }: { file: SubmittedFile }) {
       color={colors[status]}
       variant="light"
       leftSection={status === 'processing' ? <Loader size={10} color="blue" aria-hidden /> : undefined}
-      style={{ whiteSpace: 'nowrap' }}
+      // The label is short and says it all: never cut to an ellipsis.
+      style={{ whiteSpace: 'nowrap', overflow: 'visible' }}
+      styles={{ label: { overflow: 'visible' } }}
     >
       {label}
     </Badge>
