@@ -199,9 +199,30 @@ export class InstallationLicence {
  */
 export class LicenceMeter implements UsageMeter {
   constructor(
+    private readonly db: Db,
     private readonly licence: InstallationLicence,
     private readonly journal: UsageJournal,
   ) {}
+
+  /**
+   * As with credits, usage made with an API key is refused once the key is revoked or expired
+   * (so a stream metered as it goes stops with its key), and a key of another account is FORBIDDEN.
+   * Monthly caps are money, which this edition does not take.
+   */
+  async #assertKey(accountId: string, apiKeyId: string | null, within?: Db): Promise<void> {
+    if (apiKeyId === null) return;
+    const key = await (within ?? this.db)
+      .selectFrom('api_keys')
+      .select(['account_id', 'revoked_at', 'expires_at'])
+      .where('id', '=', apiKeyId)
+      .executeTakeFirst();
+    if (key?.account_id !== accountId) {
+      throw new AppError('FORBIDDEN', 'This API key does not belong to the account charged.');
+    }
+    if (key.revoked_at !== null || (key.expires_at !== null && key.expires_at <= new Date())) {
+      throw new AppError('UNAUTHENTICATED', 'This API key has been revoked or has expired.');
+    }
+  }
 
   async charge(request: ChargeRequest, within?: Db): Promise<MeterResult> {
     const { accountId, product, seconds, reference } = request;
@@ -214,6 +235,7 @@ export class LicenceMeter implements UsageMeter {
     if (reference.length === 0 || reference.length > 200) {
       throw new AppError('BAD_REQUEST', 'A charge needs a reference of 1 to 200 characters.');
     }
+    await this.#assertKey(accountId, request.apiKeyId, within);
     const recorded = await this.journal.record(
       { reference: `${accountId}:${reference}`, accountId, product, seconds: billedSeconds(seconds) },
       within,
@@ -221,7 +243,8 @@ export class LicenceMeter implements UsageMeter {
     return { replayed: !recorded };
   }
 
-  assertAffordable(): Promise<void> {
-    return this.licence.assertUsable();
+  async assertAffordable(request: Omit<ChargeRequest, 'reference'>): Promise<void> {
+    await this.#assertKey(request.accountId, request.apiKeyId);
+    await this.licence.assertUsable();
   }
 }

@@ -17,7 +17,7 @@ export function createInstallation(db: Db, settings: InstallationSettings, logge
   const licence = new InstallationLicence(db, journal, settings, logger);
   return {
     licence,
-    meter: new LicenceMeter(licence, journal),
+    meter: new LicenceMeter(db, licence, journal),
     reporter: settings.serverUrl ? new UsageReporter(licence, journal, settings.serverUrl, logger) : null,
   };
 }

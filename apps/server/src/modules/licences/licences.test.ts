@@ -255,6 +255,44 @@ describe(
       await transcribed(site, nurse, clips.short);
     });
 
+    it('stops counting usage made with a revoked key, as credits do', async () => {
+      const { key } = await issue(1);
+      const site = await startInstallation(key, link.url);
+      const nurse = await caller(site);
+      const created = await site.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/api-keys',
+        headers: nurse.headers,
+        payload: { name: 'scanner' },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const apiKey = created.json<{ id: string }>();
+      const owner = await site.database.db
+        .selectFrom('api_keys')
+        .select('account_id')
+        .where('id', '=', apiKey.id)
+        .executeTakeFirstOrThrow();
+      const charge = (accountId: string, reference: string) =>
+        site.services.usageMeter.charge({
+          accountId,
+          apiKeyId: apiKey.id,
+          product: 'http_api',
+          seconds: 3,
+          reference,
+        });
+      expect(await charge(owner.account_id, 'first')).toEqual({ replayed: false });
+      expect(await charge(owner.account_id, 'first')).toEqual({ replayed: true });
+      await expect(charge('acc_someone_else', 'second')).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      const revoked = await site.app.inject({
+        method: 'DELETE',
+        url: `/api/v1/auth/api-keys/${apiKey.id}`,
+        headers: nurse.headers,
+      });
+      expect(revoked.statusCode, revoked.body).toBeLessThan(300);
+      await expect(charge(owner.account_id, 'third')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      expect((await installationView(site, nurse)).unreportedSeconds).toBe(3);
+    });
+
     it('refuses new work once the licence is used up, while work in progress completes', async () => {
       // 14 seconds: two 12-second recordings admitted together both finish, then nothing more starts.
       const { licence: issued, key } = await issue(14 / 3600);
