@@ -14,6 +14,7 @@ export default tseslint.config(
       'data/**',
       'coverage/**',
       'e2e/artifacts/**',
+      '.venv-contract/**',
     ],
   },
   js.configs.recommended,

@@ -19,13 +19,24 @@ export function newEmail(prefix = 'j'): string {
   return `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
 }
 
-async function api(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(new URL(`/api/v1${path}`, inject('baseUrl')), init);
+/** A running product: where it answers, and its data directory (whose outbox/ holds every e-mail). */
+export interface ProductAddress {
+  baseUrl: string;
+  dataDir: string;
+}
+
+/** The journeys' server (only inside a vitest run). */
+const journeyServer = (): ProductAddress => ({ baseUrl: inject('baseUrl'), dataDir: inject('dataDir') });
+
+async function api(baseUrl: string, path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(new URL(`/api/v1${path}`, baseUrl), init);
 }
 
 /** Solves a captcha challenge of the server as the widget would: the base64 payload. */
-export async function solvedCaptcha(): Promise<string> {
-  const challenge = captchaChallengeSchema.parse(await (await api('/auth/captcha/challenge')).json());
+export async function solvedCaptcha(baseUrl = inject('baseUrl')): Promise<string> {
+  const challenge = captchaChallengeSchema.parse(
+    await (await api(baseUrl, '/auth/captcha/challenge')).json(),
+  );
   const solution = await solveChallenge(
     challenge.challenge,
     challenge.salt,
@@ -37,24 +48,30 @@ export async function solvedCaptcha(): Promise<string> {
   return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
-/** Registers through the API (not the form), then opens the verification link's code. */
-export async function createVerifiedAccount(email = newEmail()): Promise<Account> {
-  const registered = await api('/auth/register', {
+/**
+ * Registers through the API (not the form), then opens the verification link's code; the answer
+ * to that is the console's first access token.
+ */
+export async function createVerifiedAccount(
+  email = newEmail(),
+  server: ProductAddress = journeyServer(),
+): Promise<Account & { accessToken: string }> {
+  const registered = await api(server.baseUrl, '/auth/register', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       email,
       password: journeyPassword,
       passConf: journeyPassword,
-      reCaptchaKey: await solvedCaptcha(),
+      reCaptchaKey: await solvedCaptcha(server.baseUrl),
       registeredAs: 'api',
     }),
   });
   if (registered.status !== 201)
     throw new Error(`register answered ${registered.status}: ${await registered.text()}`);
-  const link = await linkFromOutbox(email, '/auth/verify/');
+  const link = await linkFromOutbox(email, '/auth/verify/', undefined, server.dataDir);
   const code = new URL(link).pathname.split('/').pop() ?? '';
-  const verified = await api('/auth/profile/verify', {
+  const verified = await api(server.baseUrl, '/auth/profile/verify', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
@@ -64,8 +81,8 @@ export async function createVerifiedAccount(email = newEmail()): Promise<Account
     }),
   });
   if (!verified.ok) throw new Error(`verification answered ${verified.status}: ${await verified.text()}`);
-  tokenResponseSchema.parse(await verified.json());
-  return { email, password: journeyPassword };
+  const tokens = tokenResponseSchema.parse(await verified.json());
+  return { email, password: journeyPassword, accessToken: tokens.access_token };
 }
 
 /**
@@ -79,7 +96,8 @@ export async function sharedAccount(): Promise<Account> {
     () => undefined,
   );
   if (saved) return saved;
-  const account = await createVerifiedAccount(newEmail('shared'));
+  const { email, password } = await createVerifiedAccount(newEmail('shared'));
+  const account = { email, password };
   await writeFile(file, JSON.stringify(account));
   return account;
 }

@@ -18,8 +18,9 @@ export async function linkFromOutbox(
   recipient: string,
   pathPrefix: string,
   timeoutMs = 15_000,
+  dataDir = inject('dataDir'),
 ): Promise<string> {
-  const outbox = join(inject('dataDir'), 'outbox');
+  const outbox = join(dataDir, 'outbox');
   const pattern = new RegExp(`https?://[^\\s"'<>]*${pathPrefix.replace(/\//g, '\\/')}[^\\s"'<>]+`);
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -20,14 +20,29 @@ export type Profile = z.infer<typeof profileSchema>;
 /** Spec §5: full name 3 to 32 characters, e-mail or null, at least one of them given. */
 export const updateProfileRequestSchema = z
   .object({
-    fullName: z.string().trim().min(3, m.fullNameInvalid).max(32, m.fullNameInvalid).nullable().default(null),
+    fullName: z
+      .string()
+      .trim()
+      .min(3, m.fullNameInvalid)
+      .max(32, m.fullNameInvalid)
+      // For the OpenAPI document: at least 3 characters once trimmed.
+      .meta({ pattern: '\\S[\\s\\S]+\\S' })
+      .nullable()
+      .default(null),
     email: emailSchema.nullable().default(null),
   })
   .refine((body) => body.fullName !== null || body.email !== null, {
     message: 'Give a full name, an e-mail address, or both.',
     path: ['fullName'],
   })
-  .meta({ id: 'UpdateProfileRequest' });
+  .meta({
+    id: 'UpdateProfileRequest',
+    // The refinement above, for the OpenAPI document: at least one of them present and not null.
+    anyOf: [
+      { required: ['fullName'], properties: { fullName: { type: 'string' } } },
+      { required: ['email'], properties: { email: { type: 'string' } } },
+    ],
+  });
 export type UpdateProfileRequest = z.input<typeof updateProfileRequestSchema>;
 
 export const welcomeMessageRequestSchema = z

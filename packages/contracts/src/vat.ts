@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { countries } from './countries.js';
+
+export { countries };
 
 /**
  * The messages of the payment form's rules (spec §5), word for word. The server answers them as
@@ -9,11 +12,15 @@ export const vatValidationMessages = {
   vatNumberInvalid: 'Invalid vatNumber',
 } as const;
 
-/** An ISO 3166-1 alpha-2 country code, in either case; answered upper-case. */
+/** Every country code the API takes, upper-case (as answered) or lower-case. */
+const countryCodes = countries.flatMap(({ iso }) => [iso, iso.toLowerCase()]);
+
+/**
+ * One of the countries of `GET /limiter/countries` (ISO 3166-1 alpha-2, and XK), upper- or
+ * lower-case; answered upper-case. The document lists them, so an unknown code is a bad request.
+ */
 export const countryIsoSchema = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z]{2}$/, vatValidationMessages.countryInvalid)
+  .enum(countryCodes, vatValidationMessages.countryInvalid)
   .transform((iso) => iso.toUpperCase());
 
 export const countrySchema = z

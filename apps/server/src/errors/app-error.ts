@@ -7,6 +7,12 @@ const statusByCode = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   ROUTE_NOT_FOUND: 404,
+  // The path exists, with other methods: the Allow header lists them.
+  METHOD_NOT_ALLOWED: 405,
+  // A path parameter longer than any the API takes.
+  URI_TOO_LONG: 414,
+  // The request line and headers are larger than the server reads (Node.js: 16 KiB).
+  HEADERS_TOO_LARGE: 431,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,

@@ -59,7 +59,8 @@ import { vatRoutes } from '../modules/vat/vat.routes.js';
 import type { VatService } from '../modules/vat/vat.service.js';
 import type { SystemService } from '../modules/system/system.service.js';
 import { registerConsole } from './console-static.js';
-import { registerErrorHandler } from './error-handler.js';
+import { answerClientError, answerError, registerErrorHandler } from './error-handler.js';
+import { registerMethodNotAllowed } from './method-not-allowed.js';
 import { registerOpenApi } from './openapi.js';
 import { PublicAddress, registerPublicAddressChecks } from './public-address.js';
 import { requestIdOf } from './request-id.js';
@@ -114,7 +115,16 @@ export async function buildApp(
     // Close idle keep-alive sockets at shutdown; in-flight requests still finish.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path parameter is checked by its route's schema (400 VALIDATION_FAILED, with the rule in the
+    // OpenAPI document); the router refuses only parameters longer than any schema allows, even
+    // percent-encoded (12 characters per 4-byte character), with 414 URI_TOO_LONG.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    // Errors raised before routing (malformed percent-encoding, too long a parameter) answer in the
+    // product's error shape too.
+    frameworkErrors: (error, request, reply) => {
+      void answerError(error, request, reply.header('x-request-id', request.id));
+    },
+    clientErrorHandler: answerClientError,
   });
   recordRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
@@ -138,6 +148,7 @@ export async function buildApp(
   });
 
   registerErrorHandler(app);
+  registerMethodNotAllowed(app);
   const publicAddress = new PublicAddress(config.http.publicUrl, app.log);
   registerPublicAddressChecks(app, publicAddress);
 

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ErrorCode, ValidationIssue } from '@verbatim/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -24,6 +26,14 @@ function validationIssues(
   }));
 }
 
+/** The plain errors of the multipart parser (busboy) on a body it cannot read. */
+const multipartParserErrors = [
+  'Multipart: Boundary not found',
+  'The needle cannot be an empty String/Buffer.',
+  'The needle cannot have a length bigger than 256.',
+  'Unexpected end of multipart data',
+];
+
 /** Turns anything thrown while handling a request into an AppError; undefined means "ours, 5xx". */
 export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
@@ -40,8 +50,19 @@ export function toAppError(error: unknown): AppError | undefined {
       return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than this endpoint accepts.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'This endpoint does not accept that content type.');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('URI_TOO_LONG', 'A part of the address is longer than any this API takes.');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('BAD_REQUEST', 'The address is not valid: it has a malformed percent-encoding.');
     default:
       break;
+  }
+  // No boundary in the Content-Type, one longer than multipart allows, or parts that never end.
+  if (error instanceof Error && multipartParserErrors.includes(error.message)) {
+    return new AppError(
+      'BAD_REQUEST',
+      'The multipart body cannot be read: its Content-Type needs a boundary of 1 to 70 characters, and its parts must end with it.',
+    );
   }
   // The JSON parser throws a plain SyntaxError carrying a 400 status.
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
@@ -50,6 +71,8 @@ export function toAppError(error: unknown): AppError | undefined {
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 404) return new AppError('ROUTE_NOT_FOUND', 'Not found.');
+    if (status === 405) return new AppError('METHOD_NOT_ALLOWED', 'Method not allowed.');
+    if (status === 414) return new AppError('URI_TOO_LONG', 'The address is too long.');
     if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request is too large.');
     if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type.');
     if (status === 429) return new AppError('RATE_LIMITED', 'Too many requests. Please slow down.');
@@ -102,9 +125,38 @@ export function errorAnswer(error: unknown, request: FastifyRequest, reply: Fast
   };
 }
 
+/** Sends the error answer of `error`; also Fastify's `frameworkErrors` (bad URL, too long a parameter). */
+export function answerError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { status, body } = errorAnswer(error, request, reply);
+  return reply.status(status).send(body);
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = errorAnswer(error, request, reply);
-    return reply.status(status).send(body);
-  });
+  app.setErrorHandler(answerError);
+}
+
+/**
+ * Requests Node.js's HTTP parser refuses before Fastify sees them (Fastify's `clientErrorHandler`):
+ * the same answers as Fastify's own handler (431, 408, 400), in the product's error shape.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message]: [number, ErrorCode, string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'HEADERS_TOO_LARGE',
+          'The address and headers of the request are larger than this server reads.',
+        ]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'BAD_REQUEST', 'The request took too long to arrive.']
+        : [400, 'BAD_REQUEST', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ code, message });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '@verbatim/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { startTestRuntime, type TestRuntime } from '../test-support/test-runtime.js';
+import { toAppError } from './error-handler.js';
 
 // Routes that exist only in this test, to drive the error handler through every kind of failure.
 const probeRoutes: FastifyPluginAsyncZod = (app) => {
@@ -109,6 +110,63 @@ describe('errors at the HTTP boundary', () => {
     });
   });
 
+  it('answers a method the path does not have with 405 METHOD_NOT_ALLOWED and an Allow header', async () => {
+    for (const method of ['TRACE', 'QUERY', 'PATCH', 'PUT', 'OPTIONS'] as const) {
+      const response = await runtime.app.inject({ method, url: '/api/v1/test-probe/items/itm_1' });
+      expect(response.statusCode, method).toBe(405);
+      expect(response.headers.allow, method).toBe('GET, HEAD');
+      expect(apiErrorSchema.parse(response.json()).code).toBe('METHOD_NOT_ALLOWED');
+    }
+    const post = await runtime.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/test-probe/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{',
+    });
+    expect(post.statusCode).toBe(405);
+    expect(post.headers.allow).toBe('POST');
+  });
+
+  it('answers a path parameter longer than any route takes with 414 URI_TOO_LONG', async () => {
+    const response = await runtime.app.inject({
+      method: 'GET',
+      url: `/api/v1/test-probe/items/itm_${'x'.repeat(3000)}`,
+    });
+    expect(response.statusCode).toBe(414);
+    expect(response.headers['x-request-id']).toBeDefined();
+    expect(apiErrorSchema.parse(response.json()).code).toBe('URI_TOO_LONG');
+  });
+
+  it('answers a malformed percent-encoding in the path with 400 BAD_REQUEST', async () => {
+    const response = await runtime.app.inject({
+      method: 'GET',
+      url: '/api/v1/test-probe/items/itm_%E0%A4%A',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(apiErrorSchema.parse(response.json()).code).toBe('BAD_REQUEST');
+  });
+
+  it('answers headers larger than Node.js reads with 431 HEADERS_TOO_LARGE', async () => {
+    const address = await runtime.app.listen({ port: 0, host: '127.0.0.1' });
+    const response = await fetch(`${address}/api/v1/test-probe/items/itm_1?q=${'x'.repeat(20_000)}`);
+    expect(response.status).toBe(431);
+    expect(apiErrorSchema.parse(await response.json()).code).toBe('HEADERS_TOO_LARGE');
+  });
+
+  it('answers the identity provider errors of its API aliases in the error shape', async () => {
+    const device = await runtime.app.inject({ method: 'POST', url: '/api/v1/oauth/device' });
+    expect(device.statusCode).toBe(400);
+    expect(apiErrorSchema.parse(device.json()).code).toBe('BAD_REQUEST');
+    const token = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/profile/verify',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'client_id=verbatim-console&grant_type=refresh_token&refresh_token=nope',
+    });
+    expect(token.statusCode).toBe(400);
+    expect(apiErrorSchema.parse(token.json()).code).toBe('BAD_TOKEN');
+  });
+
   it('hides the internals of a 5xx and logs them under the error id it returns', async () => {
     const response = await runtime.app.inject({ method: 'GET', url: '/api/v1/test-probe/explode' });
     expect(response.statusCode).toBe(500);
@@ -119,5 +177,15 @@ describe('errors at the HTTP boundary', () => {
     expect(body.errorId).toBe(response.headers['x-request-id']);
     const logged = runtime.logs.find((line) => line.errorId === body.errorId);
     expect(JSON.stringify(logged)).toContain('db-internal-7');
+  });
+
+  it('maps the multipart parser errors of an unreadable body to 400 BAD_REQUEST', () => {
+    for (const message of [
+      'Multipart: Boundary not found',
+      'The needle cannot have a length bigger than 256.',
+      'Unexpected end of multipart data',
+    ])
+      expect(toAppError(new Error(message))?.code, message).toBe('BAD_REQUEST');
+    expect(toAppError(new Error('connection refused'))).toBeUndefined();
   });
 });

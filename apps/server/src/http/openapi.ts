@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { acceptsNoBody, completeApiOperations } from './openapi-contract.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,7 +18,10 @@ declare module 'fastify' {
 /** The OpenAPI document, generated from the routes' zod schemas, and its docs page. */
 export async function registerOpenApi(app: FastifyInstance, info: { title: string; version: string }) {
   const documentedBodies = new Map<string, Record<string, unknown>>();
+  const optionalBodies = new Set<string>();
   app.addHook('onRoute', (route) => {
+    if (acceptsNoBody(route.schema?.body))
+      for (const method of [route.method].flat()) optionalBodies.add(`${method.toLowerCase()} ${route.url}`);
     const body = route.config?.openApiRequestBody;
     if (!body) return;
     for (const method of [route.method].flat())
@@ -71,6 +75,7 @@ export async function registerOpenApi(app: FastifyInstance, info: { title: strin
         const operation = transformed.paths?.[openApiPath]?.[method];
         if (operation) operation.requestBody = body;
       }
+      completeApiOperations(transformed, optionalBodies);
       return transformed;
     },
   });

@@ -3,6 +3,8 @@ import { apiErrorSchema, tokenResponseSchema } from '@verbatim/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
+import { AppError } from '../../errors/app-error.js';
+import { markApiAlias, translateApiAliasErrors } from './api-alias-errors.js';
 
 type RawRequest = IncomingMessage & { originalUrl?: string };
 
@@ -12,16 +14,19 @@ type RawRequest = IncomingMessage & { originalUrl?: string };
  * request body itself, so Fastify must leave the stream untouched on these routes.
  */
 export function identityProviderRoutes(provider: Provider, publicUrl: string) {
+  translateApiAliasErrors(provider);
   const handle = provider.callback();
   const canonical = new URL(publicUrl);
   const forward =
-    (toProviderPath: (url: string) => string) => (request: FastifyRequest, reply: FastifyReply) => {
+    (toProviderPath: (url: string) => string, { apiAlias = false } = {}) =>
+    (request: FastifyRequest, reply: FastifyReply) => {
       // Headers set by our hooks (security headers, request id) would be lost once the reply is hijacked.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
       }
       reply.hijack();
       const raw = request.raw as RawRequest;
+      if (apiAlias) markApiAlias(raw);
       // The provider trusts these three headers (its proxy mode) and nothing else from the client:
       // its endpoints always carry the public URL, and the client address is the one Fastify
       // established (which honours TRUST_PROXY).
@@ -45,7 +50,9 @@ export function identityProviderRoutes(provider: Provider, publicUrl: string) {
     app.all('/oidc/*', { schema: { hide: true } }, toMounted);
 
     // The spec's address of the device flow's verification page (fields user_code, xsrf, confirm).
-    const toDevicePage = forward((url) => `/device${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`);
+    const toDevicePage = forward((url) => `/device${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`, {
+      apiAlias: true,
+    });
     const devicePage = (summary: string) => ({
       schema: {
         tags: ['auth'],
@@ -54,16 +61,29 @@ export function identityProviderRoutes(provider: Provider, publicUrl: string) {
           'HTML pages of the OAuth 2.0 device authorization grant (RFC 8628), for people: a device shows a ' +
           'code, the user enters it here (form fields user_code and xsrf), signs in, then confirms (confirm).',
         produces: ['text/html'],
-        response: { 200: z.string().describe('an HTML page') },
+        response: { 200: z.string().describe('an HTML page'), '4xx': apiErrorSchema },
       },
     });
     app.get('/api/v1/oauth/device', devicePage('The page where a device code is entered'), toDevicePage);
-    app.post('/api/v1/oauth/device', devicePage('Submit a device code, or confirm the device'), toDevicePage);
+    app.post(
+      '/api/v1/oauth/device',
+      {
+        ...devicePage('Submit a device code, or confirm the device'),
+        config: { openApiRequestBody: deviceFormBody },
+        // The form is the one the page above served, in the same browser session: without that
+        // session's cookie there is nothing to submit it to (and the provider would fail saving one).
+        onRequest: (request, _reply, done) => {
+          if (/(?:^|;\s*)_session=/.test(request.headers.cookie ?? '')) return done();
+          done(new AppError('BAD_REQUEST', 'Open the device page first: this form belongs to its session.'));
+        },
+      },
+      toDevicePage,
+    );
 
     app.post(
       '/api/v1/auth/profile/verify',
       {
-        config: { rateLimit: { max: 30, timeWindow: 60_000 } },
+        config: { rateLimit: { max: 30, timeWindow: 60_000 }, openApiRequestBody: tokenRequestBody },
         schema: {
           tags: ['auth'],
           summary: 'Sign in: the token endpoint of the identity provider',
@@ -76,8 +96,54 @@ export function identityProviderRoutes(provider: Provider, publicUrl: string) {
           response: { 200: tokenResponseSchema, '4xx': apiErrorSchema },
         },
       },
-      forward((url) => `/token${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`),
+      forward((url) => `/token${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`, { apiAlias: true }),
     );
     return Promise.resolve();
   };
 }
+
+const formField = (description: string) => ({ type: 'string', minLength: 1, maxLength: 8192, description });
+
+/** The token request of the console (the fields each grant type reads). */
+const tokenRequestBody = {
+  required: true,
+  content: {
+    'application/x-www-form-urlencoded': {
+      schema: {
+        type: 'object',
+        required: ['client_id', 'grant_type'],
+        properties: {
+          client_id: { type: 'string', enum: ['verbatim-console'] },
+          grant_type: {
+            type: 'string',
+            enum: ['password', 'refresh_token', 'urn:verbatim:params:oauth:grant-type:email-verification'],
+          },
+          username: formField('grant_type=password: the e-mail address'),
+          password: formField('grant_type=password'),
+          reCaptchaKey: formField('grant_type=password, once the captcha is required'),
+          refresh_token: formField('grant_type=refresh_token'),
+          code: formField('the e-mail verification grant: the code of the verification link'),
+        },
+      },
+    },
+  },
+};
+
+/** The device page's form: a user code to look up, then its confirmation (or abort). */
+const deviceFormBody = {
+  required: true,
+  content: {
+    'application/x-www-form-urlencoded': {
+      schema: {
+        type: 'object',
+        required: ['xsrf'],
+        properties: {
+          xsrf: formField('the token of the page that showed the form'),
+          user_code: formField('the code the device shows'),
+          confirm: formField('set to confirm the device'),
+          abort: formField('set to refuse the device'),
+        },
+      },
+    },
+  },
+};

@@ -179,9 +179,12 @@ describe('countries and VAT rates', () => {
     }
   });
 
-  it('refuses a code that is not a country with COUNTRY_UNKNOWN', async () => {
-    const { status, body } = await rejected('ZZ');
-    expect(status).toBe(400);
-    expect(body.code).toBe('COUNTRY_UNKNOWN');
+  it('refuses a code that is not a country, as the OpenAPI document lists the countries', async () => {
+    for (const code of ['ZZ', 'AA', 'Fr']) {
+      const { status, body } = await rejected(code);
+      expect(status, code).toBe(400);
+      expect(body.code).toBe('VALIDATION_FAILED');
+      expect(body.details?.[0]).toMatchObject({ location: 'params', message: 'Select valid country' });
+    }
   });
 });
