@@ -1,9 +1,16 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { HubSpotStandIn } from '../../apps/server/src/test-support/crm/hubspot-stand-in.js';
 import { createVerifiedAccount, newEmail, type Account } from '../support/accounts.js';
 import { desktopViewport, journey } from '../support/journey.js';
+import { repoRoot } from '../support/paths.js';
 import { startProductServer, type ProductServer } from '../support/productServer.js';
 import { signIn } from '../support/signIn.js';
+
+/** 3.7 s of LibriSpeech dev-clean: "NO ONE WHO IS HIMSELF HONEST WILL DOUBT MY BEING SO". */
+const recording = join(resolve(repoRoot, '../shared/testdata'), 'en/ls-dev-clean-2412-153948-0002.flac');
 
 /**
  * Integrations against a local stand-in of HubSpot's API: the product runs with HUBSPOT_API_URL
@@ -12,7 +19,7 @@ import { signIn } from '../support/signIn.js';
 describe('integrations', () => {
   const hubspot = new HubSpotStandIn();
   let server: ProductServer;
-  let account: Account;
+  let account: Account & { accessToken: string };
   let hubspotUrl = '';
 
   beforeAll(async () => {
@@ -94,5 +101,70 @@ describe('integrations', () => {
         await context.close();
       }
     },
+  );
+
+  journey(
+    'send a done transcript from Submitted files to a HubSpot contact as a note, and see the delivery with its link',
+    async ({ browser }) => {
+      // A transcript through the public jobs API, done by the server's speech engine.
+      const api = (path: string, init: RequestInit = {}) =>
+        fetch(new URL(`/api/v1${path}`, server.baseUrl), {
+          ...init,
+          headers: { authorization: `Bearer ${account.accessToken}`, ...init.headers },
+        });
+      const created = await api('/transcripts/jobs?language=en&fileName=call-with-ada.flac', {
+        method: 'POST',
+        headers: { 'content-type': 'audio/flac' },
+        body: await readFile(recording),
+      });
+      expect(created.status, await created.clone().text()).toBe(202);
+      const { id: fileId } = (await created.json()) as { id: string };
+      for (let waited = 0; ; waited += 1) {
+        const job = (await (await api(`/transcripts/jobs/${fileId}`)).json()) as {
+          transcriptStatus?: string;
+        };
+        if (job.transcriptStatus === 'done') break;
+        if (job.transcriptStatus === 'processing_failed' || waited > 180)
+          throw new Error('the transcript is not done');
+        await sleep(1000);
+      }
+
+      const context = await browser.newContext({ baseURL: server.baseUrl, viewport: desktopViewport });
+      context.setDefaultTimeout(15_000);
+      const page = await context.newPage();
+      try {
+        await signIn(page, account, '/integrations');
+        const card = page.getByRole('region', { name: 'HubSpot' });
+        await card.getByRole('button', { name: 'Use a personal token' }).click();
+        await card.getByLabel('HubSpot token').fill(hubspot.issuePrivateAppToken());
+        await card.getByRole('button', { name: 'Connect', exact: true }).click();
+        await page.getByText('Integration connected').waitFor();
+
+        await page.getByRole('link', { name: 'Submitted files' }).click();
+        await page.waitForURL((url) => url.pathname === '/submitted-files');
+        await page.getByRole('button', { name: `Actions for file ${fileId}` }).click();
+        await page.getByRole('menuitem', { name: 'Send to CRM' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Send to CRM' });
+        await dialog.getByLabel('Find a contact').fill('ada7@example.com');
+        await dialog.getByRole('button', { name: 'Search', exact: true }).click();
+        await dialog.getByRole('textbox', { name: 'Contact', exact: true }).click();
+        await page.getByRole('option', { name: 'Ada7 Lovelace7 · ada7@example.com' }).click();
+        await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+        await page.getByText('Sent to the CRM', { exact: true }).first().waitFor();
+        await dialog.getByText('Delivered').waitFor({ timeout: 30_000 });
+        const contactId = hubspot.contacts[6]?.id;
+        expect(await dialog.getByRole('link', { name: 'Open the record' }).getAttribute('href')).toBe(
+          `${hubspotUrl}/contacts/${hubspot.portalId}/record/0-1/${contactId}`,
+        );
+        const note = hubspot.engagements.find(
+          (engagement) => engagement.associations[0]?.contactId === contactId,
+        );
+        expect(note?.properties.hs_note_body).toContain('call-with-ada.flac');
+        expect(note?.properties.hs_note_body?.toLowerCase()).toContain('honest');
+      } finally {
+        await context.close();
+      }
+    },
+    240_000,
   );
 });
