@@ -5,6 +5,7 @@ import {
   standInToken,
   type StandInAnswer,
   type StandInRequest,
+  type StandInRoute,
 } from './stand-in-server.js';
 
 /**
@@ -36,7 +37,7 @@ interface AccessToken {
 
 const maxNoteBody = 65_536;
 
-export class HubSpotStandIn {
+export class HubSpotStandIn extends StandInServer {
   readonly portalId = 4_410_001;
   readonly hubDomain = 'verbatim-demo.hubspot.com';
   readonly clientId = 'hs-client-id';
@@ -48,11 +49,11 @@ export class HubSpotStandIn {
   readonly #tokens = new Map<string, AccessToken>();
   readonly #refreshTokens = new Set<string>();
   readonly #codes = new Map<string, { redirectUri: string }>();
-  readonly #server: StandInServer;
   #nextId = 1001;
 
   constructor() {
-    this.#server = new StandInServer([
+    super();
+    const routes: [method: string, path: RegExp, route: StandInRoute][] = [
       [
         'GET',
         /^\/crm\/v3\/objects\/contacts$/,
@@ -82,19 +83,8 @@ export class HubSpotStandIn {
         /^\/oauth\/v1\/refresh-tokens\/([^/]+)$/,
         (_request, match) => this.#deleteRefresh(match[1] ?? ''),
       ],
-    ]);
-  }
-
-  get requests(): StandInRequest[] {
-    return this.#server.requests;
-  }
-
-  start(): Promise<string> {
-    return this.#server.start();
-  }
-
-  close(): Promise<void> {
-    return this.#server.close();
+    ];
+    for (const [method, path, route] of routes) this.route(method, path, route);
   }
 
   /** A private app's access token, as an account admin copies it from HubSpot. */
@@ -155,7 +145,7 @@ export class HubSpotStandIn {
               category: 'INTERNAL_ERROR',
             },
           };
-    this.#server.fail(method, path, answer, times);
+    this.answerNext(method, path, answer, times);
   }
 
   addContacts(
@@ -200,7 +190,7 @@ export class HubSpotStandIn {
               paging: {
                 next: {
                   after: next.id,
-                  link: `${this.#server.url}/crm/v3/objects/contacts?after=${next.id}`,
+                  link: `${this.url}/crm/v3/objects/contacts?after=${next.id}`,
                 },
               },
             }

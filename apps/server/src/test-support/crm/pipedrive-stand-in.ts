@@ -5,6 +5,7 @@ import {
   standInToken,
   type StandInAnswer,
   type StandInRequest,
+  type StandInRoute,
 } from './stand-in-server.js';
 
 /**
@@ -47,7 +48,7 @@ interface Grant {
   refreshToken: string | null;
 }
 
-export class PipedriveStandIn {
+export class PipedriveStandIn extends StandInServer {
   readonly companyId = 7_700_123;
   readonly companyName = 'Verbatim Demo Ltd';
   readonly companyDomain = 'verbatim-demo';
@@ -60,11 +61,11 @@ export class PipedriveStandIn {
   readonly #grants = new Map<string, Grant>();
   readonly #refreshTokens = new Set<string>();
   readonly #codes = new Map<string, { redirectUri: string }>();
-  readonly #server: StandInServer;
   #nextId = 1;
 
   constructor() {
-    this.#server = new StandInServer([
+    super();
+    const routes: [method: string, path: RegExp, route: StandInRoute][] = [
       ['GET', /^\/v1\/users\/me$/, (request) => this.#authorized(request, () => this.#me())],
       ['GET', /^\/api\/v2\/persons$/, (request) => this.#authorized(request, () => this.#persons(request))],
       [
@@ -81,19 +82,8 @@ export class PipedriveStandIn {
       ['GET', /^\/oauth\/authorize$/, (request) => this.#authorize(request)],
       ['POST', /^\/oauth\/token$/, (request) => this.#token(request)],
       ['POST', /^\/oauth\/revoke$/, (request) => this.#revoke(request)],
-    ]);
-  }
-
-  get requests(): StandInRequest[] {
-    return this.#server.requests;
-  }
-
-  start(): Promise<string> {
-    return this.#server.start();
-  }
-
-  close(): Promise<void> {
-    return this.#server.close();
+    ];
+    for (const [method, path, route] of routes) this.route(method, path, route);
   }
 
   /** A personal API token, as a user copies it from Personal preferences → API. */
@@ -132,7 +122,7 @@ export class PipedriveStandIn {
             body: errorBody('Request over limit', 429),
           }
         : { status, body: errorBody('Internal server error', status) };
-    this.#server.fail(method, path, answer, times);
+    this.answerNext(method, path, answer, times);
   }
 
   addPersons(count: number): PipedrivePerson[] {
@@ -393,7 +383,7 @@ export class PipedriveStandIn {
         refresh_token: refreshToken,
         scope: 'base,contacts:full,activities:full',
         expires_in: this.accessTokenTtlSeconds,
-        api_domain: this.#server.url,
+        api_domain: this.url,
       },
     };
   }

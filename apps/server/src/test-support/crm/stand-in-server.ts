@@ -35,9 +35,10 @@ export class StandInServer {
   readonly requests: StandInRequest[] = [];
   readonly #failures: InjectedFailure[] = [];
   readonly #server: Server;
+  readonly #routes: [method: string, path: RegExp, route: StandInRoute][] = [];
   #url = '';
 
-  constructor(private readonly routes: [method: string, path: RegExp, route: StandInRoute][]) {
+  constructor() {
     this.#server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -89,8 +90,13 @@ export class StandInServer {
     return new Promise((resolve) => this.#server.close(() => resolve()));
   }
 
+  /** What the stand-in answers: the first route matching the method and path. */
+  protected route(method: string, path: RegExp, route: StandInRoute): void {
+    this.#routes.push([method, path, route]);
+  }
+
   /** The next `times` requests to `method path` get this answer instead. */
-  fail(method: string, path: RegExp, answer: StandInAnswer, times = 1): void {
+  protected answerNext(method: string, path: RegExp, answer: StandInAnswer, times = 1): void {
     this.#failures.push({ method, path, answer, times });
   }
 
@@ -103,7 +109,7 @@ export class StandInServer {
       if (failure.times <= 0) this.#failures.splice(this.#failures.indexOf(failure), 1);
       return failure.answer;
     }
-    for (const [method, path, route] of this.routes) {
+    for (const [method, path, route] of this.#routes) {
       const match = method === request.method ? path.exec(request.path) : null;
       if (match) return route(request, match);
     }
