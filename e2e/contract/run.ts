@@ -35,6 +35,11 @@ async function main(): Promise<number> {
       // Real models when the shared folder is there (never downloaded); without, transcription
       // answers its documented 503.
       ...(existsSync(modelsDir) ? { SPEECH_MODELS_DIR: modelsDir } : {}),
+      // Nothing leaves the machine: the CRM providers are addressed at a closed local port, so a
+      // fuzzed token check is refused at once (the documented 502) instead of reaching the Internet.
+      HUBSPOT_API_URL: 'http://127.0.0.1:9',
+      PIPEDRIVE_API_URL: 'http://127.0.0.1:9',
+      PIPEDRIVE_OAUTH_URL: 'http://127.0.0.1:9',
     },
   });
   try {

@@ -55,7 +55,10 @@ export const usageBatchSchema = z
     message: 'periodStart must not be after periodEnd',
     path: ['periodEnd'],
   })
-  .meta({ id: 'UsageBatch' });
+  .meta({
+    id: 'UsageBatch',
+    description: 'periodEnd must not be before periodStart (400 VALIDATION_FAILED otherwise).',
+  });
 export type UsageBatch = z.infer<typeof usageBatchSchema>;
 
 /** The licence server's answer to a usage report (or a status check) of an installation. */
