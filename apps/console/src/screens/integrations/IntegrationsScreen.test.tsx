@@ -87,7 +87,10 @@ describe('integrations screen', () => {
 
     expect(await screen.findByText('Integration connected')).toBeInTheDocument();
     const [, init] = requestsTo(fetchMock, 'POST', '/api/v1/integrations')[0] ?? [];
-    expect(JSON.parse(String(init?.body))).toEqual({ provider: 'hubspot', token: 'pat-na1-secret-token' });
+    expect(typeof init?.body === 'string' ? JSON.parse(init.body) : undefined).toEqual({
+      provider: 'hubspot',
+      token: 'pat-na1-secret-token',
+    });
     const connections = within(await screen.findByRole('table', { name: 'Connections' }));
     expect(await connections.findByText('HubSpot 4410001')).toBeInTheDocument();
     expect(connections.getByText('Connected')).toBeInTheDocument();
