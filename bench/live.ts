@@ -133,12 +133,12 @@ async function streamSession(
   );
   await ready;
   const started = performance.now();
-  for (let at = 0; at < samples.length; at += frameSamples) {
+  for (let at = 0; at < samples.length && socket.readyState === WebSocket.OPEN; at += frameSamples) {
     socket.send(samples.slice(at, at + frameSamples));
     const due = ((at + frameSamples) / sampleRate) * 1000 - (performance.now() - started);
     if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
   }
-  socket.send('Done');
+  if (socket.readyState === WebSocket.OPEN) socket.send('Done');
   return { messages, started, closeCode: await closed };
 }
 

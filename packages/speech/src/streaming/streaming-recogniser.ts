@@ -5,7 +5,13 @@ import type { TranscriptSegment } from '../transcript.js';
 import { RetainedAudio } from '../vad/retained-audio.js';
 import { VAD_FRAME_SAMPLES, type VadStream } from '../vad/silero-vad.js';
 import { ENDPOINT_SILENCE_MS, SpeechDetector, type SpeechRegion } from '../vad/speech-detector.js';
-import { continueSettled, joinWords, settleAgreed, type TimedWord } from './local-agreement.js';
+import {
+  agreedPrefixLength,
+  continueSettled,
+  joinWords,
+  settleAgreed,
+  type TimedWord,
+} from './local-agreement.js';
 
 const sampleRate = 16_000;
 /** Silence after which the utterance is decoded at once, ahead of a possible endpoint (seconds). */
@@ -78,7 +84,7 @@ interface Utterance {
   /** The last decode, continued after the settled words. */
   previous: TimedWord[] | undefined;
   /** What the last decode covered and said, to serve as the final when it covers the whole utterance. */
-  lastDecode: { endSample: number; words: TimedWord[]; language: string } | undefined;
+  lastDecode: { endSample: number; words: TimedWord[]; language: string; confirmed: boolean } | undefined;
 }
 
 interface PendingFinal {
@@ -368,8 +374,15 @@ export class StreamingRecogniser {
   async #decodePartial(utterance: Utterance): Promise<void> {
     const endSample = this.#audio.endSample;
     utterance.decodedUntil = endSample;
+    const before = utterance.previous;
     const { words, language } = await this.#recognise(utterance.startSample, endSample, true);
-    utterance.lastDecode = { endSample, words, language };
+    const continued = continueSettled(utterance.settled, words);
+    // Confirmed: the decode before it said exactly the same (local agreement on every word).
+    const confirmed =
+      before !== undefined &&
+      before.length === continued.length &&
+      agreedPrefixLength(before, continued) === continued.length;
+    utterance.lastDecode = { endSample, words, language, confirmed };
     if (this.#abort.signal.aborted || this.#current !== utterance) {
       // Ended (or cut) meanwhile: the final decode starts from what settled here.
       this.#settle(utterance, words);
@@ -392,12 +405,17 @@ export class StreamingRecogniser {
 
   /**
    * The utterance's last partial decode, when it covered all of it (it ran during the pause that
-   * ended it) and was decoded as a final would be (greedy: English by default), said something and
-   * did not loop: decoding the same audio again would say the same, a pause later.
+   * ended it), was decoded as a final would be (greedy: English by default), said something, and
+   * the decode before it said exactly the same: decoding the same audio again would say the same, a
+   * pause later.
    */
   #reusableDecode(pending: PendingFinal): { words: TimedWord[]; language: string } | undefined {
     const last = pending.utterance.lastDecode;
-    if (!last || last.words.length === 0 || last.endSample < pending.voiceEndSample + 0.1 * sampleRate)
+    if (
+      !last?.confirmed ||
+      last.words.length === 0 ||
+      last.endSample < pending.voiceEndSample + 0.1 * sampleRate
+    )
       return undefined;
     if (last.endSample - pending.endSample > this.#tuning.endpointSilenceMs * 16 * 1.5) return undefined;
     const language = this.#language ?? last.language;

@@ -99,6 +99,8 @@ export class LiveSession {
     socket.on('error', (error) => this.log.debug({ err: error }, 'live socket error'));
     socket.on('pong', () => (this.#alive = true));
     this.#heartbeat = setInterval(() => {
+      // While the socket is paused (backpressure) its pongs are not read: that is no sign of absence.
+      if (this.#paused) return;
       if (!this.#alive) {
         socket.terminate();
         return;
@@ -253,6 +255,7 @@ export class LiveSession {
   #resume(): void {
     if (!this.#paused) return;
     this.#paused = false;
+    this.#alive = true;
     this.socket.resume();
   }
 
