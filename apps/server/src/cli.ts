@@ -7,11 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { AppError } from './errors/app-error.js';
 import { createLogger } from './logger.js';
 import { AccountsUsageError, accountsUsage, runAccountsCommand } from './modules/accounts/accounts.cli.js';
-import {
-  LicencesUsageError,
-  licencesUsage,
-  runLicencesCommand,
-} from './modules/licences/licences.cli.js';
+import { LicencesUsageError, licencesUsage, runLicencesCommand } from './modules/licences/licences.cli.js';
 import {
   ModelsCommandError,
   ModelsUsageError,

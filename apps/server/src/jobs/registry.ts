@@ -1,4 +1,7 @@
-import { deliverToCrmJob, type CrmDeliveriesService } from '../modules/integrations/crm-deliveries.service.js';
+import {
+  deliverToCrmJob,
+  type CrmDeliveriesService,
+} from '../modules/integrations/crm-deliveries.service.js';
 import type { FileTranscriptionService } from '../modules/files/file-transcription.service.js';
 import { deliverWebhookJob, transcribeFileJob } from '../modules/files/files.jobs.js';
 import type { WebhooksService } from '../modules/files/webhooks.service.js';
@@ -47,7 +50,9 @@ export function jobBindings(services: JobServices): JobBinding[] {
       services.recovery.sendRecoveryLink(payload.email, { ip: payload.ip, userAgent: payload.userAgent }),
     ),
     bind(storeInvoicePdfJob, (payload) => services.payments.storeInvoicePdf(payload.invoiceId)),
-    bind(transcribeFileJob, (payload, context) => services.fileTranscription.process(payload.fileId, context)),
+    bind(transcribeFileJob, (payload, context) =>
+      services.fileTranscription.process(payload.fileId, context),
+    ),
     bind(deliverWebhookJob, (payload) => services.webhooks.deliver(payload.messageId)),
     bind(deliverToCrmJob, (payload, context) => services.crmDeliveries.deliver(payload.deliveryId, context)),
   ];
