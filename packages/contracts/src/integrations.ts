@@ -143,23 +143,27 @@ export const contactUrlSchema = z.object({ url: z.url() }).meta({ id: 'ContactUr
 export const crmDeliveryKindSchema = z.enum(['note', 'task']).meta({ id: 'CrmDeliveryKind' });
 export type CrmDeliveryKind = z.infer<typeof crmDeliveryKindSchema>;
 
-/** `POST /transcripts/{id}/crm`; also the `crm` field of an upload. */
+const crmDeliveryTarget = {
+  integrationId: z.string().min(1).max(64),
+  contactId: z.string().trim().min(1).max(64),
+};
+
+/**
+ * `POST /transcripts/{id}/crm`; also the `crm` field of an upload. A task needs its subject and due
+ * date, a note has neither: one variant per kind, so the document states the rule.
+ */
 export const sendToCrmRequestSchema = z
-  .object({
-    integrationId: z.string().min(1).max(64),
-    contactId: z.string().trim().min(1).max(64),
-    as: crmDeliveryKindSchema,
-    task: z
-      .object({
+  .discriminatedUnion('as', [
+    z.object({ ...crmDeliveryTarget, as: z.literal('note') }),
+    z.object({
+      ...crmDeliveryTarget,
+      as: z.literal('task'),
+      task: z.object({
         subject: z.string().trim().min(1, 'Enter a subject').max(200, 'Use maximum 200 characters'),
         dueAt: timestamp,
-      })
-      .optional(),
-  })
-  .refine((request) => request.as !== 'task' || request.task !== undefined, {
-    message: 'A task needs a subject and a due date',
-    path: ['task'],
-  })
+      }),
+    }),
+  ])
   .meta({ id: 'SendToCrmRequest' });
 export type SendToCrmRequest = z.infer<typeof sendToCrmRequestSchema>;
 

@@ -67,8 +67,9 @@ function SendToCrmForm({ transcript }: { transcript: { id: string; name: string 
       sendToCrm(transcript.id, {
         integrationId: connection?.id ?? '',
         contactId: contactId ?? '',
-        as: kind,
-        ...(kind === 'task' ? { task: { subject, dueAt: new Date(dueAt).toISOString() } } : {}),
+        ...(kind === 'task'
+          ? { as: 'task', task: { subject, dueAt: new Date(dueAt).toISOString() } }
+          : { as: 'note' }),
       }),
     meta: { successMessage: 'toast.sentToCrm', errorMessage: 'toast.sendToCrmFailed' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: crmDeliveriesQuery(transcript.id).queryKey }),
