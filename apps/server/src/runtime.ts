@@ -264,7 +264,7 @@ export async function startRuntime(
       }),
       webhooks,
       fileTranscription,
-      system: new SystemService(config, database, speech),
+      system: new SystemService(config, database, speech, installation?.licence ?? null),
       transcription: new TranscriptionService(speech, usageMeter),
       live: new LiveTranscriptionService(speech, usageMeter, config.speech.live),
       externalSignIn,

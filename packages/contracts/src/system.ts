@@ -31,6 +31,14 @@ export const readinessSchema = z
         busy: z.int().nonnegative(),
         waiting: z.int().nonnegative(),
       }),
+      /**
+       * The on-premise edition only: whether its licence lets new work start (`detail` says why
+       * not and what to do, `code` is the LICENSE_… code transcription answers). Reported, but not
+       * part of `status`: with a licence problem the node still serves accounts and the console.
+       */
+      licence: readinessCheckSchema
+        .extend({ code: z.string().nullable().describe('The LICENSE_… code refusing work, or null.') })
+        .optional(),
     }),
   })
   .meta({ id: 'Readiness' });
@@ -59,6 +67,11 @@ export const consoleConfigSchema = z
     edition: z.enum(['cloud', 'on_premise']),
     /** The on-premise offer page and the sales address the On-premise screen links to. */
     onPremise: z.object({ offerUrl: externalUrl, salesEmail: z.email() }),
+    /**
+     * The on-premise edition's licence problem, before anyone signs in (null when the licence lets
+     * work start, and always null in the cloud product): the code transcription answers and why.
+     */
+    licenceProblem: z.object({ code: z.string(), message: z.string() }).nullable(),
   })
   .meta({ id: 'ConsoleConfig' });
 export type ConsoleConfig = z.infer<typeof consoleConfigSchema>;

@@ -14,6 +14,7 @@ export const sampleConsoleConfig: ConsoleConfig = {
   },
   edition: 'cloud',
   onPremise: { offerUrl: 'https://example.com/on-premise', salesEmail: 'sales@example.com' },
+  licenceProblem: null,
 };
 
 export const sampleReadiness: Readiness = {

@@ -203,10 +203,13 @@ export async function buildApp(
     prefix: '/api/v1',
   });
   await app.register(recoveryRoutes(services.recovery), { prefix: '/api/v1' });
-  await app.register(vatRoutes(services.vat, consoleSession), { prefix: '/api/v1' });
+  // The on-premise edition takes no payment and keeps no credit (its licence pays): the routes of
+  // billing, VAT, credit usage and payments are not served there, nor listed in its OpenAPI document.
+  const billing = services.installation === null;
+  if (billing) await app.register(vatRoutes(services.vat, consoleSession), { prefix: '/api/v1' });
   const authenticateApi = services.apiAuthentication.hook;
   await app.register(apiKeyRoutes(services.apiKeys, consoleSession), { prefix: '/api/v1' });
-  await app.register(creditsRoutes(services.credits, authenticateApi), { prefix: '/api/v1' });
+  if (billing) await app.register(creditsRoutes(services.credits, authenticateApi), { prefix: '/api/v1' });
   await app.register(
     licencesRoutes(services.licences, services.installation?.licence ?? null, {
       authenticateApi,
@@ -244,7 +247,7 @@ export async function buildApp(
   await app.register(settingsRoutes(services.settings, { authenticateApi, consoleSession }), {
     prefix: '/api/v1',
   });
-  await app.register(paymentsRoutes(services.payments, consoleSession), { prefix: '/api/v1' });
+  if (billing) await app.register(paymentsRoutes(services.payments, consoleSession), { prefix: '/api/v1' });
   await app.register(
     integrationsRoutes(
       { integrations: services.integrations, deliveries: services.crmDeliveries },
@@ -252,11 +255,15 @@ export async function buildApp(
     ),
     { prefix: '/api/v1' },
   );
-  await app.register(
-    paymentWebhookRoutes(services.paymentProviders.provider, (event) => services.payments.applyEvent(event)),
-    { prefix: '/api/v1' },
-  );
-  const sandbox = services.paymentProviders.sandbox;
+  if (billing) {
+    await app.register(
+      paymentWebhookRoutes(services.paymentProviders.provider, (event) =>
+        services.payments.applyEvent(event),
+      ),
+      { prefix: '/api/v1' },
+    );
+  }
+  const sandbox = billing ? services.paymentProviders.sandbox : null;
   if (sandbox) {
     await app.register(
       sandboxCheckoutRoutes({

@@ -3,6 +3,7 @@ import type { SpeechEngine } from '@verbatim/speech';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../platform/db/database.js';
+import type { InstallationLicence } from '../licences/installation-licence.js';
 import { pendingMigrations } from '../../platform/db/migrator.js';
 
 export class SystemService {
@@ -12,7 +13,16 @@ export class SystemService {
     private readonly config: Config,
     private readonly database: Database,
     private readonly speech: SpeechEngine,
+    /** The on-premise edition's licence; null in the cloud product. */
+    private readonly licence: InstallationLicence | null = null,
   ) {}
+
+  /** The on-premise licence's problem, if it has one (null in the cloud product). */
+  async #licenceProblem(): Promise<{ code: string; message: string } | null> {
+    if (!this.licence) return null;
+    const { problemError } = await this.licence.view();
+    return problemError ? { code: problemError.code, message: problemError.message } : null;
+  }
 
   health(): Health {
     return {
@@ -55,19 +65,29 @@ export class SystemService {
       busy: engine.busy,
       waiting: engine.waiting,
     };
+    let licence: Readiness['checks']['licence'];
+    if (this.licence && database.ok && migrations.ok) {
+      const problem = await this.#licenceProblem();
+      licence = problem
+        ? { ok: false, code: problem.code, detail: problem.message }
+        : { ok: true, code: null };
+    } else if (this.licence) {
+      licence = { ok: false, code: null, detail: 'database unreachable or not migrated' };
+    }
     return {
       status: database.ok && migrations.ok ? 'ready' : 'not_ready',
-      checks: { database, migrations, speech },
+      checks: { database, migrations, speech, ...(licence ? { licence } : {}) },
     };
   }
 
-  consoleConfig(): ConsoleConfig {
+  async consoleConfig(): Promise<ConsoleConfig> {
     return {
       productName: this.config.console.productName,
       version: this.config.version,
       links: this.config.console.links,
       edition: this.config.licensing.installation ? 'on_premise' : 'cloud',
       onPremise: { offerUrl: this.config.licensing.offerUrl, salesEmail: this.config.licensing.salesEmail },
+      licenceProblem: await this.#licenceProblem(),
     };
   }
 }
