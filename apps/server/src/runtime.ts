@@ -252,6 +252,7 @@ export async function startRuntime(
       webhooks,
       staleSeconds: config.files.processingStaleSeconds,
       logger,
+      crmDeliveries: crm.deliveries,
     });
     const services: Services = {
       files,
@@ -261,6 +262,7 @@ export async function startRuntime(
         queue,
         storageQuotaBytes: config.files.storageQuotaBytes,
         logger,
+        crmTargets: crm.deliveries,
       }),
       webhooks,
       fileTranscription,

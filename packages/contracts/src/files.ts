@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiErrorSchema } from './errors.js';
+import { crmDeliveryKindSchema, sendToCrmRequestSchema } from './integrations.js';
 import { transcriptSchema } from './transcripts.js';
 import { validationMessages } from './validation-messages.js';
 
@@ -143,6 +144,8 @@ export const createRecordingRequestSchema = z
     languageCode: uploadLanguageSchema,
     callbackUrl: callbackUrlSchema,
     sha1: sha1Schema,
+    /** Send the transcript to this CRM contact by itself once it is done. */
+    crm: sendToCrmRequestSchema.optional(),
   })
   .meta({ id: 'CreateRecordingRequest' });
 export type CreateRecordingRequest = z.input<typeof createRecordingRequestSchema>;
@@ -330,6 +333,26 @@ export const createTranscriptJobQuerySchema = z.object({
     .optional()
     .describe('An https address to fetch the recording from, instead of sending it.'),
   fileName: z.string().trim().min(1).max(255).optional(),
+  crmIntegrationId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      'Send the transcript to a CRM contact once done: the connection (with crmContactId and crmAs).',
+    ),
+  crmContactId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('The CRM contact the transcript goes to.'),
+  crmAs: crmDeliveryKindSchema
+    .optional()
+    .describe('`note` or `task` (a task needs crmTaskSubject and crmTaskDueAt).'),
+  crmTaskSubject: z.string().trim().min(1).max(200).optional(),
+  crmTaskDueAt: z.iso.datetime({ offset: true }).optional(),
 });
 export type CreateTranscriptJobQuery = z.input<typeof createTranscriptJobQuerySchema>;
 

@@ -202,3 +202,18 @@ export const crmDeliveryListSchema = z
   .object({ deliveries: z.array(crmDeliverySchema) })
   .meta({ id: 'CrmDeliveryList' });
 export type CrmDeliveryList = z.infer<typeof crmDeliveryListSchema>;
+
+/**
+ * `POST /crm-deliveries`: a text that is not a stored transcript (a live session's) sent to a
+ * contact's record. The text is kept with the delivery; the same text, contact and kind twice make
+ * one record, like transcripts.
+ */
+export const sendTextToCrmRequestSchema = z
+  .object({
+    text: z.string().trim().min(1, 'There is no text to send').max(500_000, 'The text is too long'),
+    /** What the note or task calls the text; by default "Live transcription". */
+    title: z.string().trim().min(1).max(200).optional(),
+    crm: sendToCrmRequestSchema,
+  })
+  .meta({ id: 'SendTextToCrmRequest' });
+export type SendTextToCrmRequest = z.infer<typeof sendTextToCrmRequestSchema>;

@@ -1,3 +1,4 @@
+import { sendToCrmRequestSchema, type SendToCrmRequest } from '@verbatim/contracts';
 import { transcriptText, isSpeechError, type SpeechEngine, type Transcript } from '@verbatim/speech';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors/app-error.js';
@@ -22,6 +23,17 @@ export interface FileTranscriptionOptions {
   /** A worker silent for this long is taken for dead and its file taken up again. */
   staleSeconds: number;
   logger: Logger;
+  /** Queues the CRM delivery an upload asked for, once its transcript is done. */
+  crmDeliveries?: {
+    sendWhenDone(accountId: string, fileId: string, request: SendToCrmRequest): Promise<void>;
+  };
+}
+
+/** The CRM delivery stored with an upload; undefined: none (or not readable any more). */
+function crmRequestOf(file: FileRow): SendToCrmRequest | undefined {
+  if (!file.crm_request) return undefined;
+  const parsed = sendToCrmRequestSchema.safeParse(JSON.parse(file.crm_request));
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** Attempts at one file (crashes included) before it fails for good. */
@@ -247,8 +259,13 @@ export class FileTranscriptionService {
       await this.#fail(file, claim, reason, transcript.duration);
       return;
     }
-    if (finished) await this.options.webhooks.notify(file.id);
-    else await this.options.storage.delete(key);
+    if (!finished) {
+      await this.options.storage.delete(key);
+      return;
+    }
+    await this.options.webhooks.notify(file.id);
+    const crm = crmRequestOf(file);
+    if (crm) await this.options.crmDeliveries?.sendWhenDone(file.account_id, file.id, crm);
   }
 
   async #fail(file: FileRow, claim: string, reason: string, duration: number | null): Promise<void> {

@@ -1,3 +1,4 @@
+import type { SendToCrmRequest } from '@verbatim/contracts';
 import type { SubmittedFile, TranscriptStatus, WebhookStatus } from '@verbatim/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
@@ -15,6 +16,8 @@ export interface NewFile {
   sha1: string;
   languageCode: string;
   callbackUrl: string | null;
+  /** Where the transcript goes once done (a SendToCrmRequest); null: nowhere. */
+  crmRequest?: SendToCrmRequest | null;
 }
 
 /** The files of every account; every read by id takes the owner, so no one reaches another's file. */
@@ -34,6 +37,7 @@ export class FilesRepository {
         sha1: file.sha1,
         language_code: file.languageCode,
         callback_url: file.callbackUrl,
+        crm_request: file.crmRequest ? JSON.stringify(file.crmRequest) : null,
         claim: null,
         heartbeat_at: null,
         upload_lock: null,

@@ -29,6 +29,8 @@ export interface SubmittedFilesTable {
   created_at: Generated<Date>;
   completed_at: Date | null;
   processed_at: Date | null;
+  /** A SendToCrmRequest (JSON) to queue when the transcript is done; null: none asked. */
+  crm_request: string | null;
 }
 
 export interface WebhookSecretsTable {

@@ -4,6 +4,8 @@ import {
   apiErrorSchema,
   createTranscriptJobQuerySchema,
   fileIdParamsSchema,
+  sendToCrmRequestSchema,
+  type SendToCrmRequest,
   maxUploadBytes,
   transcriptJobQuerySchema,
   transcriptJobSchema,
@@ -11,6 +13,8 @@ import {
 import type { onRequestAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+
+type CreateTranscriptJobQueryOutput = z.output<typeof createTranscriptJobQuerySchema>;
 import { publicApiSecurity } from '../api-keys/api-authentication.js';
 import {
   rawAudioContentType,
@@ -82,6 +86,7 @@ export function transcriptJobsRoutes(
           const options = createTranscriptJobQuerySchema.safeParse({ ...sentQuery, ...received.fields });
           if (!options.success) throw requestOptionsInvalid(options.error, 'query');
           const { language, webhookUrl, fileName, url } = options.data;
+          const crm = crmRequestOfQuery(options.data);
           const name =
             fileName ?? received.audio.fileName ?? (url ? lastSegment(url) : undefined) ?? 'recording';
           const file = await uploads.createFromLocalFile(caller, received.audio.path, {
@@ -90,6 +95,7 @@ export function transcriptJobsRoutes(
             size: received.audio.bytes,
             languageCode: language,
             callbackUrl: webhookUrl,
+            crm,
           });
           return await reply.code(202).send(await files.job(caller.accountId, file.id));
         } finally {
@@ -139,6 +145,24 @@ export function transcriptJobsRoutes(
       },
     );
   };
+}
+
+/** The flat `crm*` options as a SendToCrmRequest; undefined when none is given. */
+function crmRequestOfQuery(query: CreateTranscriptJobQueryOutput): SendToCrmRequest | undefined {
+  const { crmIntegrationId, crmContactId, crmAs, crmTaskSubject, crmTaskDueAt } = query;
+  if ([crmIntegrationId, crmContactId, crmAs, crmTaskSubject, crmTaskDueAt].every((v) => v === undefined)) {
+    return undefined;
+  }
+  const parsed = sendToCrmRequestSchema.safeParse({
+    integrationId: crmIntegrationId,
+    contactId: crmContactId,
+    as: crmAs,
+    ...(crmTaskSubject !== undefined || crmTaskDueAt !== undefined
+      ? { task: { subject: crmTaskSubject, dueAt: crmTaskDueAt } }
+      : {}),
+  });
+  if (!parsed.success) throw requestOptionsInvalid(parsed.error, 'query');
+  return parsed.data;
 }
 
 function missingRecording(): z.ZodError {

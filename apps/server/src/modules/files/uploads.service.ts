@@ -6,6 +6,7 @@ import {
   uploadErrorMessages,
   type CreateRecordingRequest,
   type RecordingUploadState,
+  type SendToCrmRequest,
 } from '@verbatim/contracts';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -44,6 +45,12 @@ export interface UploadsOptions {
   queue: JobQueue;
   storageQuotaBytes: number;
   logger: Logger;
+  /** Checks an upload's CRM request (the connection must be the account's); absent: none accepted. */
+  crmTargets?: CrmTargets;
+}
+
+export interface CrmTargets {
+  assertTarget(accountId: string, request: SendToCrmRequest): Promise<void>;
 }
 
 /** How long one chunk request may hold the right to append before another may take over. */
@@ -70,6 +77,7 @@ export class UploadsService {
     const resumable = same.find((file) => file.file_name === metadata.fileName);
     if (resumable) return uploadState(resumable);
     await this.#assertRoomFor(caller.accountId, metadata.size);
+    if (metadata.crm) await this.#assertCrmTarget(caller.accountId, metadata.crm);
     const row = await this.#files.insert({
       id: newId('fil'),
       accountId: caller.accountId,
@@ -80,6 +88,7 @@ export class UploadsService {
       sha1: metadata.sha1,
       languageCode: metadata.languageCode,
       callbackUrl: metadata.callbackUrl ?? null,
+      crmRequest: metadata.crm ?? null,
     });
     this.options.logger.info(
       { fileId: row.id, accountId: caller.accountId, size: metadata.size },
@@ -162,8 +171,10 @@ export class UploadsService {
       size: number;
       languageCode: string;
       callbackUrl?: string | undefined;
+      crm?: SendToCrmRequest | undefined;
     },
   ): Promise<FileRow> {
+    if (metadata.crm) await this.#assertCrmTarget(caller.accountId, metadata.crm);
     const sha1 = await sha1Of(createReadStream(localPath));
     const same = await this.#files.findSameContent(caller.accountId, sha1, metadata.size);
     if (same.some((file) => file.is_completed)) {
@@ -180,6 +191,7 @@ export class UploadsService {
       sha1,
       languageCode: metadata.languageCode,
       callbackUrl: metadata.callbackUrl ?? null,
+      crmRequest: metadata.crm ?? null,
     });
     const key = recordingKey(row.account_id, row.id);
     const written = await this.options.storage.writeFrom(key, 0, createReadStream(localPath), {
@@ -200,6 +212,13 @@ export class UploadsService {
     const stored = await this.#files.findById(state.fileId);
     if (!stored) throw new Error('the file vanished after it was stored');
     return stored;
+  }
+
+  async #assertCrmTarget(accountId: string, request: SendToCrmRequest): Promise<void> {
+    if (!this.options.crmTargets) {
+      throw new AppError('CRM_NOT_CONNECTED', 'This server sends no transcripts to CRMs.');
+    }
+    await this.options.crmTargets.assertTarget(accountId, request);
   }
 
   async #complete(file: FileRow): Promise<RecordingUploadState> {

@@ -1,4 +1,5 @@
-import type { CrmDelivery, SendToCrmRequest } from '@verbatim/contracts';
+import { createHash } from 'node:crypto';
+import type { CrmDelivery, SendTextToCrmRequest, SendToCrmRequest } from '@verbatim/contracts';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.js';
@@ -10,7 +11,13 @@ import type { IntegrationTokens } from './integration-tokens.js';
 import type { DeliveryRow, IntegrationsRepository } from './integrations.repository.js';
 import { notFound } from './integrations.service.js';
 import { CrmProviderError } from './providers/crm-provider.js';
-import { transcriptBody, type TranscriptSource } from './transcript-source.js';
+import { transcriptBody, type CrmTranscript, type TranscriptSource } from './transcript-source.js';
+
+/** A text sent without a stored transcript (a live session's). */
+interface SentText {
+  text: string;
+  title: string | null;
+}
 
 /**
  * One attempt to create a delivery's note or task. Retries are scheduled by the handler itself
@@ -65,6 +72,7 @@ export class CrmDeliveriesService {
     transcriptId: string,
     request: SendToCrmRequest,
     idempotencyKey: string | null,
+    text?: SentText,
   ): Promise<CrmDelivery> {
     const { repository } = this.deps;
     const integration = await repository.find(accountId, request.integrationId);
@@ -78,8 +86,9 @@ export class CrmDeliveriesService {
     };
     const existing = await repository.findSameDelivery(accountId, key);
     if (existing) return this.#retryIfFailed(existing);
-    const transcript = await this.deps.transcripts.find(accountId, transcriptId);
-    if (!transcript) throw new AppError('NOT_FOUND', 'No done transcript with this id.');
+    if (!text && !(await this.deps.transcripts.find(accountId, transcriptId))) {
+      throw new AppError('NOT_FOUND', 'No done transcript with this id.');
+    }
     const inserted = await repository.insertDelivery({
       id: newId('dlv'),
       account_id: accountId,
@@ -96,6 +105,8 @@ export class CrmDeliveriesService {
       record_id: null,
       record_url: null,
       delivered_at: null,
+      source_text: text?.text ?? null,
+      source_title: text?.title ?? null,
       updated_at: new Date(),
     });
     if (!inserted) {
@@ -106,6 +117,43 @@ export class CrmDeliveriesService {
     }
     await this.deps.queue.send(deliverToCrmJob, { deliveryId: inserted.id });
     return deliveryOf(inserted);
+  }
+
+  /**
+   * A text that is not a stored transcript (a live session's) sent to a contact: kept with the
+   * delivery, whose transcript id is derived from the text, so the same text, contact and kind twice
+   * make one record.
+   */
+  sendText(
+    accountId: string,
+    request: SendTextToCrmRequest,
+    idempotencyKey: string | null,
+  ): Promise<CrmDelivery> {
+    const transcriptId = `txt_${createHash('sha256').update(request.text).digest('hex').slice(0, 32)}`;
+    return this.send(accountId, transcriptId, request.crm, idempotencyKey, {
+      text: request.text,
+      title: request.title ?? null,
+    });
+  }
+
+  /** Checked when an upload asks for a delivery: the connection must be the account's. */
+  async assertTarget(accountId: string, request: SendToCrmRequest): Promise<void> {
+    if (!(await this.deps.repository.find(accountId, request.integrationId))) {
+      throw new AppError('CRM_NOT_CONNECTED', 'No CRM connection of this account has this integrationId.');
+    }
+  }
+
+  /**
+   * The delivery an upload asked for, queued once its transcript is done. Failures are logged, not
+   * thrown: the transcript is done whatever the CRM says, and the delivery can be sent again by hand.
+   */
+  async sendWhenDone(accountId: string, fileId: string, request: SendToCrmRequest): Promise<void> {
+    try {
+      const delivery = await this.send(accountId, fileId, request, null);
+      this.deps.logger.info({ fileId, deliveryId: delivery.id }, 'CRM delivery of an upload queued');
+    } catch (error) {
+      this.deps.logger.warn({ err: error, fileId }, 'CRM delivery asked at upload could not be queued');
+    }
   }
 
   async #retryIfFailed(row: DeliveryRow): Promise<CrmDelivery> {
@@ -155,7 +203,10 @@ export class CrmDeliveriesService {
       await this.#waitForReconnect(deliveryId);
       return;
     }
-    const transcript = await this.deps.transcripts.find(delivery.account_id, delivery.transcript_id);
+    const transcript =
+      delivery.source_text === null
+        ? await this.deps.transcripts.find(delivery.account_id, delivery.transcript_id)
+        : sentTextTranscript(delivery, delivery.source_text);
     if (!transcript) {
       await repository.updateDelivery(deliveryId, {
         status: 'failed',
@@ -244,6 +295,18 @@ export class CrmDeliveriesService {
     );
     log.info({ reason: message, delaySeconds }, 'CRM delivery will be retried');
   }
+}
+
+function sentTextTranscript(delivery: DeliveryRow, text: string): CrmTranscript {
+  return {
+    id: delivery.transcript_id,
+    fileName: delivery.source_title ?? 'Live transcription',
+    date: delivery.created_at,
+    language: null,
+    durationSeconds: null,
+    text,
+    url: null,
+  };
 }
 
 export function deliveryOf(row: DeliveryRow): CrmDelivery {

@@ -12,6 +12,7 @@ import {
   crmProviderIdSchema,
   crmProviderListSchema,
   integrationListSchema,
+  sendTextToCrmRequestSchema,
   sendToCrmRequestSchema,
 } from '@verbatim/contracts';
 import type { onRequestAsyncHookHandler } from 'fastify';
@@ -193,6 +194,34 @@ export function integrationsRoutes(
         const delivery = await deliveries.send(
           signedInAccount(request).id,
           request.params.id,
+          request.body,
+          request.headers['idempotency-key'] ?? null,
+        );
+        return reply.status(202).send(delivery);
+      },
+    );
+
+    app.post(
+      '/crm-deliveries',
+      {
+        onRequest: hooks.authenticateApi,
+        schema: {
+          tags,
+          summary: "Send a text (a live session's) to a contact's record as a note or a task (queued: 202)",
+          description:
+            'For text that is not a stored transcript, such as a live transcription session. The text is kept ' +
+            'with the delivery, whose `transcriptId` is derived from the text: the same text, contact and kind ' +
+            'sent twice make one record, and `GET /crm-deliveries?transcriptId=` follows it. Retried like ' +
+            'transcript deliveries; an `Idempotency-Key` header makes any request repeatable.',
+          security: publicApiSecurity,
+          headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
+          body: sendTextToCrmRequestSchema,
+          response: { 202: crmDeliverySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const delivery = await deliveries.sendText(
+          signedInAccount(request).id,
           request.body,
           request.headers['idempotency-key'] ?? null,
         );

@@ -57,6 +57,9 @@ export interface CrmDeliveriesTable {
   record_id: string | null;
   record_url: string | null;
   delivered_at: Date | null;
+  /** A delivery of a text (a live session's), not of a stored transcript: the text and its title. */
+  source_text: string | null;
+  source_title: string | null;
   created_at: Generated<Date>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
