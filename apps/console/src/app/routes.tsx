@@ -28,6 +28,7 @@ import { RecoveryScreen } from '../screens/recovery/RecoveryScreen';
 import { RegisterScreen } from '../screens/register/RegisterScreen';
 import { SubmittedFilesScreen } from '../screens/submittedFiles/SubmittedFilesScreen';
 import { VerifyEmailScreen } from '../screens/verify/VerifyEmailScreen';
+import { CloudEditionOnly } from './CloudEditionOnly';
 import {
   apiKeysPath,
   onPremisePath,
@@ -95,6 +96,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: billingPath,
+                element: <CloudEditionOnly />,
                 handle: { breadcrumb: { labelKey: 'screens.billing.breadcrumb' } } satisfies RouteHandle,
                 children: [
                   {
@@ -143,6 +145,7 @@ export const routes: RouteObject[] = [
               {
                 // Spec §2: /payment only redirects to /billing; its crumb leads there too.
                 path: paymentPath,
+                element: <CloudEditionOnly />,
                 handle: {
                   breadcrumb: { labelKey: 'screens.billing.breadcrumb', to: billingPath },
                 } satisfies RouteHandle,

@@ -4,6 +4,7 @@ import type { ApiKey } from '@verbatim/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useConsoleConfig } from '../../runtimeConfig/consoleConfigQuery';
 import { ApiKeysTable } from './ApiKeysTable';
 import { apiKeysQuery } from './apiKeysApi';
 import { AuthenticationGuide } from './AuthenticationGuide';
@@ -20,6 +21,8 @@ export function ApiKeysScreen() {
   const { t } = useTranslation();
   const keysHeadingId = useId();
   const keys = useQuery(apiKeysQuery);
+  // Usage in money is the cloud product's: the on-premise edition counts against its licence.
+  const cloudEdition = useConsoleConfig().data?.edition === 'cloud';
   const [generateOpened, setGenerateOpened] = useState(false);
   const [toRevoke, setToRevoke] = useState<ApiKey | null>(null);
 
@@ -27,7 +30,7 @@ export function ApiKeysScreen() {
     <Stack gap="xl" py="md">
       <Stack gap="xs">
         <Title order={1}>{t('screens.apiKeys.title')}</Title>
-        <Text c="dimmed">{t('screens.apiKeys.intro')}</Text>
+        <Text c="dimmed">{t(cloudEdition ? 'screens.apiKeys.intro' : 'screens.apiKeys.introOnPremise')}</Text>
       </Stack>
 
       <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={keysHeadingId}>
@@ -66,7 +69,7 @@ export function ApiKeysScreen() {
 
       <AuthenticationGuide origin={window.location.origin} />
       <TranscriptionExamples origin={window.location.origin} keys={keys.data} />
-      <UsageCard />
+      {cloudEdition && <UsageCard />}
 
       <GenerateApiKeyModal opened={generateOpened} onClose={() => setGenerateOpened(false)} />
       <RevokeApiKeyModal apiKey={toRevoke} onClose={() => setToRevoke(null)} />

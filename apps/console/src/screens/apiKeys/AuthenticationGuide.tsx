@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { apiReferencePath } from '../../app/paths';
 import { CopyValueButton } from '../../clipboard/CopyValueButton';
+import { useConsoleConfig } from '../../runtimeConfig/consoleConfigQuery';
 
 /** The variable the examples read the key from, so the key itself stays out of shell history. */
 const keyVariable = '$VERBATIM_API_KEY';
@@ -11,11 +12,16 @@ const keyVariable = '$VERBATIM_API_KEY';
 export function AuthenticationGuide({ origin }: { origin: string }) {
   const { t } = useTranslation();
   const headingId = useId();
+  // A call each edition answers: the on-premise edition has no credit usage, but its licence.
+  const bearerPath =
+    useConsoleConfig().data?.edition === 'on_premise'
+      ? '/api/v1/licensing/installation'
+      : '/api/v1/limiter/usages';
   const examples = [
     {
       id: 'bearer',
       label: t('screens.apiKeys.guide.bearerExample'),
-      command: `curl -H "Authorization: Bearer ${keyVariable}" ${origin}/api/v1/limiter/usages`,
+      command: `curl -H "Authorization: Bearer ${keyVariable}" ${origin}${bearerPath}`,
     },
     {
       id: 'header',

@@ -3,6 +3,7 @@ import type { ApiKey } from '@verbatim/contracts';
 import { useId, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { CopyValueButton } from '../../clipboard/CopyValueButton';
+import { useConsoleConfig } from '../../runtimeConfig/consoleConfigQuery';
 import {
   activeKeysNewestFirst,
   apiKeyStart,
@@ -33,6 +34,7 @@ export interface TranscriptionExamplesProps {
  */
 export function TranscriptionExamples({ origin, keys }: TranscriptionExamplesProps) {
   const { t } = useTranslation();
+  const onPremiseEdition = useConsoleConfig().data?.edition === 'on_premise';
   const headingId = useId();
   const activeKeys = activeKeysNewestFirst(keys ?? []);
   const [chosenKeyId, setChosenKeyId] = useState<string | null>(null);
@@ -48,7 +50,11 @@ export function TranscriptionExamples({ origin, keys }: TranscriptionExamplesPro
         </Title>
         <Text fz="sm">
           <Trans
-            i18nKey="screens.apiKeys.transcribe.intro"
+            i18nKey={
+              onPremiseEdition
+                ? 'screens.apiKeys.transcribe.introOnPremise'
+                : 'screens.apiKeys.transcribe.intro'
+            }
             components={{ transcripts: <Code />, openai: <Code /> }}
           />
         </Text>

@@ -15,7 +15,8 @@ import { WelcomeCard } from './WelcomeCard';
 /** Getting started (spec §1): the welcome, the main actions, where to learn the API, service status. */
 export function HomeScreen() {
   const { t } = useTranslation();
-  const links = useConsoleConfig().data?.links;
+  const config = useConsoleConfig().data;
+  const links = config?.links;
   const profile = useProfile().data;
   const navigate = useNavigate();
   const [uploadOpened, setUploadOpened] = useState(false);
@@ -24,7 +25,13 @@ export function HomeScreen() {
     <Stack gap="xl" py="md">
       <Title order={1}>{t('screens.home.title')}</Title>
       {profile?.showWelcomeMsg && <WelcomeCard />}
-      {links && <QuickActions links={links} onUploadFile={() => setUploadOpened(true)} />}
+      {config && (
+        <QuickActions
+          links={config.links}
+          edition={config.edition}
+          onUploadFile={() => setUploadOpened(true)}
+        />
+      )}
       <UploadFileModal
         opened={uploadOpened}
         onClose={() => setUploadOpened(false)}

@@ -31,9 +31,12 @@ interface QuickLink {
  */
 export function QuickActions({
   links,
+  edition,
   onUploadFile,
 }: {
   links: ConsoleConfig['links'];
+  /** The on-premise edition has no credit to top up: its licence pays. */
+  edition: ConsoleConfig['edition'];
   /** Spec §1: the Upload file button opens the upload modal. */
   onUploadFile: () => void;
 }) {
@@ -46,7 +49,9 @@ export function QuickActions({
     { labelKey: 'screens.home.tryDemo', icon: IconPlayerPlay, href: links.demo },
     { labelKey: 'screens.home.generateApiKey', icon: IconKey, to: apiKeysPath },
     { labelKey: 'screens.home.submittedFiles', icon: IconFiles, to: submittedFilesPath },
-    { labelKey: 'screens.home.topUp', icon: IconCreditCard, to: billingPath },
+    ...(edition === 'cloud'
+      ? [{ labelKey: 'screens.home.topUp', icon: IconCreditCard, to: billingPath } satisfies QuickLink]
+      : []),
   ];
   const linkButton = (
     { labelKey, icon: LinkIcon, href, to, onClick }: QuickLink,
