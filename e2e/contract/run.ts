@@ -40,6 +40,9 @@ async function main(): Promise<number> {
       HUBSPOT_API_URL: 'http://127.0.0.1:9',
       PIPEDRIVE_API_URL: 'http://127.0.0.1:9',
       PIPEDRIVE_OAUTH_URL: 'http://127.0.0.1:9',
+      // Nor do recordings to fetch (POST /transcripts/jobs?url=https://…) and webhooks: every
+      // request to a customer-given address fails at once (422 URL_FETCH_FAILED, a failed attempt).
+      OUTBOUND_HTTP_DISABLED: 'true',
     },
   });
   try {

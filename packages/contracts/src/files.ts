@@ -67,10 +67,23 @@ export const uploadMediaTypes = [
 ] as const;
 export type UploadMediaType = (typeof uploadMediaTypes)[number];
 
+/** Each letter of `text` as a class of both cases (JSON Schema patterns have no `i` flag). */
+function caseless(text: string): string {
+  return text.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`).replace(/[.+]/g, '\\$&');
+}
+
+/**
+ * The rule of an upload's MIME type as a pattern the OpenAPI document states and the server applies
+ * alike: one of the types above in any case, with optional parameters (`;codecs=opus`) in printable
+ * ASCII, spaces or tabs around the type.
+ */
+export const uploadMediaTypePattern = new RegExp(
+  `^[ \\t]*(?:${uploadMediaTypes.map(caseless).join('|')})[ \\t]*(?:;[ -~]*)?$`,
+);
+
 /** True when a file of this MIME type may be uploaded (parameters such as `;codecs=` ignored). */
 export function isUploadMediaType(type: string): type is UploadMediaType {
-  const bare = type.split(';')[0]?.trim().toLowerCase() ?? '';
-  return (uploadMediaTypes as readonly string[]).includes(bare);
+  return uploadMediaTypePattern.test(type);
 }
 
 /** Spec §3 Transcript status: pending, processing, then done or processing_failed. */
@@ -78,20 +91,35 @@ export const transcriptStatuses = ['pending', 'processing', 'done', 'processing_
 export const transcriptStatusSchema = z.enum(transcriptStatuses).meta({ id: 'TranscriptStatus' });
 export type TranscriptStatus = z.infer<typeof transcriptStatusSchema>;
 
-/** Spec §5: an optional webhook URL; when given it must be http or https. Empty means none. */
-export const callbackUrlSchema = z
-  .string({ error: uploadValidationMessages.urlInvalid })
-  .trim()
-  .max(2048, uploadValidationMessages.urlInvalid)
-  .refine((value) => value === '' || isHttpUrl(value), uploadValidationMessages.urlInvalid)
-  .transform((value) => (value === '' ? undefined : value))
-  .optional();
+/**
+ * An http(s) address as the document states it and the server checks it: the scheme, then a host
+ * of letters, digits, dots, hyphens (or a bracketed IPv6 address), an optional port and an optional
+ * path/query of printable ASCII.
+ */
+export const httpUrlPattern =
+  /^[hH][tT][tT][pP][sS]?:\/\/(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?(?:[/?#][!-~]*)?$/;
 
 const httpUrlSchema = z.url({ protocol: /^https?$/ });
 
 function isHttpUrl(value: string): boolean {
-  return httpUrlSchema.safeParse(value).success;
+  return httpUrlPattern.test(value) && httpUrlSchema.safeParse(value).success;
 }
+
+/**
+ * Spec §5: an optional webhook URL; when given it must be http or https. Empty means none. The
+ * document states the pattern (or the empty string); the server applies the same.
+ */
+export const callbackUrlSchema = z
+  .union([
+    z.literal(''),
+    z
+      .string({ error: uploadValidationMessages.urlInvalid })
+      .max(2048, uploadValidationMessages.urlInvalid)
+      .regex(httpUrlPattern, uploadValidationMessages.urlInvalid)
+      .refine(isHttpUrl, uploadValidationMessages.urlInvalid),
+  ])
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
 
 /** Spec §5: the language of the recording, at least 2 characters. */
 export const uploadLanguageSchema = z
@@ -114,7 +142,8 @@ export const uploadFileSchema = z.object({
     .max(maxUploadBytes, uploadValidationMessages.fileInvalid),
   type: z
     .string({ error: uploadValidationMessages.fileInvalid })
-    .refine(isUploadMediaType, uploadValidationMessages.fileInvalid),
+    .regex(uploadMediaTypePattern, uploadValidationMessages.fileInvalid)
+    .describe(`The MIME type: ${uploadMediaTypes.join(', ')} (any case, parameters allowed).`),
 });
 
 /** Spec §3 Upload payload: the upload modal's form (file, languageCode, fileName, callbackUrl). */
@@ -250,15 +279,21 @@ export const maxDownloadFiles = 100;
  * `GET /transcripts/download?fileIds=a,b&format=text/plain`: one id answers the transcript itself
  * (Content-Type of the format, Content-Disposition with its name); several give one zip archive.
  */
+/** Comma-separated file ids with at least one id among them (each id is looked up; unknown ones are not found). */
+const downloadIdsSchema = z
+  .string()
+  .regex(/[^,\s]/, 'Give at least one file id.')
+  .describe('File ids, comma-separated.');
+
 export const downloadQuerySchema = z.object({
   fileIds: z
-    .union([z.string(), z.array(z.string())])
+    .union([downloadIdsSchema, z.array(downloadIdsSchema).min(1)])
     .transform((value) =>
       [...new Set((Array.isArray(value) ? value : [value]).flatMap((item) => item.split(',')))]
         .map((id) => id.trim())
         .filter((id) => id !== ''),
     )
-    .pipe(z.array(z.string().max(64)).min(1).max(maxDownloadFiles)),
+    .pipe(z.array(z.string()).min(1).max(maxDownloadFiles)),
   format: downloadFormatSchema.default('text/plain'),
 });
 export type DownloadQuery = z.input<typeof downloadQuerySchema>;
@@ -332,7 +367,16 @@ export const createTranscriptJobQuerySchema = z.object({
     .max(2048)
     .optional()
     .describe('An https address to fetch the recording from, instead of sending it.'),
-  fileName: z.string().trim().min(1).max(255).optional(),
+  fileName: z
+    .string()
+    .regex(/^[^\s{[]/, 'A file name begins with neither a space nor { or [.')
+    .trim()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe(
+      'The name shown for the job (default: the uploaded file’s or the URL’s). It begins with neither a space nor `{` or `[` (a JSON value in a form field is taken for a mistake).',
+    ),
   crmIntegrationId: z
     .string()
     .min(1)

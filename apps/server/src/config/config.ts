@@ -241,6 +241,7 @@ const environmentSchema = z.object({
   FILES_STORAGE_QUOTA_BYTES: positiveInt.default(10 * 1024 ** 3),
   FILES_PROCESSING_STALE_SECONDS: positiveInt.min(5).default(120),
   WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: booleanFlag.default(false),
+  OUTBOUND_HTTP_DISABLED: booleanFlag.default(false),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
   WEBHOOK_RETRY_FIRST_DELAY_SECONDS: positiveInt.default(5),
   HUBSPOT_CLIENT_ID: z.string().min(1).optional(),
@@ -423,6 +424,11 @@ export interface Config {
     webhooks: {
       /** Deliver to loopback, private, link-local and metadata addresses (local testing only). */
       allowPrivateAddresses: boolean;
+      /**
+       * No request to a customer-given address leaves the server: webhooks and recording URLs fail
+       * at once (the API contract run sets it; off by default).
+       */
+      outboundDisabled: boolean;
       timeoutMs: number;
       /** Delay before the first retry; doubled each time, for 24 hours. */
       firstRetryDelaySeconds: number;
@@ -640,6 +646,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       processingStaleSeconds: e.FILES_PROCESSING_STALE_SECONDS,
       webhooks: {
         allowPrivateAddresses: e.WEBHOOKS_ALLOW_PRIVATE_ADDRESSES,
+        outboundDisabled: e.OUTBOUND_HTTP_DISABLED,
         timeoutMs: e.WEBHOOK_TIMEOUT_MS,
         firstRetryDelaySeconds: e.WEBHOOK_RETRY_FIRST_DELAY_SECONDS,
       },

@@ -62,6 +62,7 @@ const statusByCode = {
   UPLOAD_SIZE_EXCEEDED: 413,
   // The transcript is not done (yet, or ever: the file failed).
   TRANSCRIPT_NOT_READY: 409,
+  WEBHOOK_URL_MISSING: 409,
   // A recording URL that is not https or resolves to a private, loopback or metadata address.
   URL_NOT_ALLOWED: 400,
   // The recording URL could not be fetched.

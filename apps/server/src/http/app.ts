@@ -240,6 +240,7 @@ export async function buildApp(
       directory: uploads.directory,
       maxBytes: uploads.maxBytes,
       allowPrivateAddresses: config.files.webhooks.allowPrivateAddresses,
+      outboundDisabled: config.files.webhooks.outboundDisabled,
       timeoutMs: 10 * 60_000,
     }),
     { prefix: '/api/v1' },

@@ -39,6 +39,21 @@ export function callerOf(request: FastifyRequest): FileCaller {
 /** Room for the multipart envelope around a chunk. */
 const multipartOverheadBytes = 1024 * 1024;
 
+/** `PUT /media/{fileId}` takes a body, always: the chunk, in one of these two forms (else 415). */
+const chunkRequestBody = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['theFile'],
+        properties: { theFile: { type: 'string', format: 'binary', description: 'The chunk.' } },
+      },
+    },
+    'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+  },
+};
+
 /**
  * Submitted files (spec §7): resumable upload (`POST /media/recordings`, `PUT /media/{fileId}`),
  * the files table (`/files/third-party`), webhook attempts, resend and signing secret, and
@@ -91,6 +106,7 @@ export function filesRoutes(
       '/media/:fileId',
       {
         bodyLimit: maxUploadBytes + multipartOverheadBytes,
+        config: { openApiRequestBody: chunkRequestBody },
         schema: {
           tags: ['files'],
           summary: 'Upload a chunk of a recording',
@@ -209,9 +225,11 @@ export function filesRoutes(
         schema: {
           tags: ['files'],
           summary: 'Send the file’s webhook again (a new message, signed and retried like the first)',
+          description:
+            'Answers 409 WEBHOOK_URL_MISSING for a file uploaded without a webhook URL, 409 TRANSCRIPT_NOT_READY while it is still being processed (its webhook is sent when it is done).',
           security: publicApiSecurity,
           params: fileIdParamsSchema,
-          response: { 202: webhookResendSchema, '4xx': apiErrorSchema },
+          response: { 202: webhookResendSchema, 409: apiErrorSchema, '4xx': apiErrorSchema },
         },
       },
       async (request, reply) => {

@@ -6,6 +6,8 @@ export interface RecordingFetchOptions {
   directory: string;
   maxBytes: number;
   allowPrivateAddresses: boolean;
+  /** Fetch nothing: every recording URL fails at once (OUTBOUND_HTTP_DISABLED). */
+  outboundDisabled?: boolean;
   timeoutMs: number;
 }
 
@@ -31,6 +33,7 @@ export async function fetchRecording(
         headers: { 'user-agent': 'Verbatim-Fetch/1', accept: 'audio/*, video/*, application/octet-stream' },
         timeoutMs: options.timeoutMs,
         allowPrivateAddresses: options.allowPrivateAddresses,
+        disabled: options.outboundDisabled ?? false,
       });
     } catch (error) {
       if (error instanceof AddressRefusedError) {

@@ -14,6 +14,8 @@ export interface WebhooksOptions {
   /** The product's address, for the transcript link in each message. */
   publicUrl: string;
   allowPrivateAddresses: boolean;
+  /** Deliver nothing: every attempt fails at once, logged (OUTBOUND_HTTP_DISABLED). */
+  outboundDisabled?: boolean;
   timeoutMs: number;
   firstRetryDelaySeconds: number;
   logger: Logger;
@@ -101,7 +103,9 @@ export class WebhooksService {
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     if (!file) throw new AppError('NOT_FOUND', 'No such file.');
-    if (!file.callback_url) throw new AppError('BAD_REQUEST', 'This file has no webhook URL.');
+    if (!file.callback_url) {
+      throw new AppError('WEBHOOK_URL_MISSING', 'This file has no webhook URL: there is nothing to resend.');
+    }
     const id = await this.notify(fileId);
     if (!id)
       throw new AppError(
@@ -170,6 +174,7 @@ export class WebhooksService {
         body: message.payload,
         timeoutMs: this.options.timeoutMs,
         allowPrivateAddresses: this.options.allowPrivateAddresses,
+        disabled: this.options.outboundDisabled ?? false,
       });
       statusCode = response.statusCode;
       response.body.resume();

@@ -84,6 +84,8 @@ export interface OutboundRequest {
   /** The whole exchange, connection to the end of the headers. */
   timeoutMs: number;
   allowPrivateAddresses: boolean;
+  /** Send nothing: the request fails at once with OutboundDisabledError (a server configured offline). */
+  disabled?: boolean;
   signal?: AbortSignal;
 }
 
@@ -117,9 +119,19 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   };
 }
 
+/** The server is configured to send no request to customer-given addresses (OUTBOUND_HTTP_DISABLED). */
+export class OutboundDisabledError extends Error {
+  readonly code = 'OUTBOUND_DISABLED';
+  constructor(url: URL) {
+    super(`this server sends no outbound requests (OUTBOUND_HTTP_DISABLED): ${url.host} not contacted`);
+    this.name = 'OutboundDisabledError';
+  }
+}
+
 /** One HTTP(S) request to a customer-given address, refusing internal addresses unless allowed. */
 export function outboundRequest(request: OutboundRequest): Promise<OutboundResponse> {
   const { url } = request;
+  if (request.disabled) return Promise.reject(new OutboundDisabledError(url));
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return Promise.reject(new Error(`${url.protocol} addresses are not supported`));
   }
