@@ -106,18 +106,24 @@ export class FileTranscriptionService {
     const abort = new AbortController();
     let progress = 0;
     let duration: number | undefined;
-    const beat = setInterval(() => {
+    // Progress is written with every heartbeat and, between them, as soon as a window moved it by a
+    // point or more, at most every progressWriteMs: the console sees each window's advance.
+    let written = { progress: 0, at: 0 };
+    const report = () => {
+      written = { progress, at: Date.now() };
       void this.#files
         .heartbeat(file.id, claim, progress, duration)
         .then((held) => {
           if (!held) abort.abort(new Error('the file was deleted or taken over'));
         })
         .catch((error: unknown) => log.warn({ err: error }, 'heartbeat failed'));
-    }, heartbeatMs(this.options.staleSeconds));
+    };
+    const beat = setInterval(report, heartbeatMs(this.options.staleSeconds));
     try {
       const transcript = await this.#transcribe(file, abort.signal, (fraction, seconds) => {
         progress = Math.min(99, Math.floor(fraction * 100));
         duration = seconds;
+        if (progress - written.progress >= 1 && Date.now() - written.at >= progressWriteMs) report();
       });
       clearInterval(beat);
       if (abort.signal.aborted) return;
@@ -278,6 +284,9 @@ export class FileTranscriptionService {
     if (failed) await this.options.webhooks.notify(file.id);
   }
 }
+
+/** The least time between two progress writes caused by the engine's windows (heartbeats aside). */
+const progressWriteMs = 2000;
 
 /** Reports often enough that a live worker is never taken for dead, and the console sees progress. */
 function heartbeatMs(staleSeconds: number): number {
