@@ -1,29 +1,24 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import type { CrmDeliveryKind } from '@verbatim/contracts';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Anchor, Badge, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import type { SendToCrmRequest } from '@verbatim/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/ApiRequestError';
-import { contactsQuery, crmDeliveriesQuery, integrationsQuery, sendToCrm } from './integrationsApi';
+import { CrmTargetFields } from './CrmTargetFields';
+import { crmDeliveriesQuery, integrationsQuery, sendTextToCrm, sendToCrm } from './integrationsApi';
 
 export interface SendToCrmModalProps {
   /** The done transcript to send (a submitted file's id); the modal is open while there is one. */
-  transcript: { id: string; name: string } | null;
+  transcript: CrmSource | null;
   onClose: () => void;
 }
+
+/**
+ * What is sent: a done transcript (`id`: a submitted file's id), or a text that is no stored
+ * transcript (a live session's; `id` is null until its first delivery says which it is).
+ */
+export type CrmSource =
+  { id: string; name: string; text?: undefined } | { id: null; name: string; text: string };
 
 /** Send to CRM: a connection, a contact found by search, a note or a task with its subject and due date. */
 export function SendToCrmModal({ transcript, onClose }: SendToCrmModalProps) {
@@ -41,134 +36,45 @@ export function SendToCrmModal({ transcript, onClose }: SendToCrmModalProps) {
   );
 }
 
-function SendToCrmForm({ transcript }: { transcript: { id: string; name: string } }) {
+function SendToCrmForm({ transcript }: { transcript: CrmSource }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const integrations = useQuery(integrationsQuery);
-  const deliveries = useQuery(crmDeliveriesQuery(transcript.id));
-  const [integrationId, setIntegrationId] = useState<string | null>(null);
-  const [draft, setDraft] = useState('');
-  const [search, setSearch] = useState('');
-  const [contactId, setContactId] = useState<string | null>(null);
-  const [kind, setKind] = useState<CrmDeliveryKind>('note');
-  const [subject, setSubject] = useState(() =>
-    t('screens.integrations.send.defaultSubject', { name: transcript.name }),
-  );
-  const [dueAt, setDueAt] = useState(() => new Date(Date.now() + 86_400_000).toISOString().slice(0, 16));
-  const connection =
-    integrations.data?.integrations.find((candidate) => candidate.id === integrationId) ??
-    integrations.data?.integrations[0];
-  const contacts = useInfiniteQuery({
-    ...contactsQuery(connection?.id ?? '', search),
-    enabled: Boolean(connection),
-  });
+  const [sentId, setSentId] = useState<string | null>(transcript.id);
+  const deliveries = useQuery({ ...crmDeliveriesQuery(sentId ?? ''), enabled: sentId !== null });
+  const [target, setTarget] = useState<SendToCrmRequest | null>(null);
   const send = useMutation({
-    mutationFn: () =>
-      sendToCrm(transcript.id, {
-        integrationId: connection?.id ?? '',
-        contactId: contactId ?? '',
-        ...(kind === 'task'
-          ? { as: 'task', task: { subject, dueAt: new Date(dueAt).toISOString() } }
-          : { as: 'note' }),
-      }),
+    mutationFn: (crm: SendToCrmRequest) =>
+      transcript.text === undefined
+        ? sendToCrm(transcript.id, crm)
+        : sendTextToCrm({ text: transcript.text, title: transcript.name, crm }),
     meta: { successMessage: 'toast.sentToCrm', errorMessage: 'toast.sendToCrmFailed' },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: crmDeliveriesQuery(transcript.id).queryKey }),
+    onSuccess: (delivery) => {
+      setSentId(delivery.transcriptId);
+      return queryClient.invalidateQueries({ queryKey: crmDeliveriesQuery(delivery.transcriptId).queryKey });
+    },
   });
 
   if (integrations.isPending) return <Loader size="sm" aria-label={t('chrome.loading')} />;
-  if (!connection) return <Text>{t('screens.integrations.send.noConnection')}</Text>;
-  const options = (contacts.data?.pages ?? []).flatMap((page) =>
-    page.contacts.map((contact) => ({
-      value: contact.id,
-      label: [contact.name, contact.email].filter(Boolean).join(' · '),
-    })),
-  );
+  const connections = integrations.data?.integrations ?? [];
+  if (connections.length === 0) return <Text>{t('screens.integrations.send.noConnection')}</Text>;
   const failure = send.error instanceof ApiRequestError ? send.error.code : null;
 
   return (
     <Stack gap="md">
       <Text fz="sm">{t('screens.integrations.send.intro', { name: transcript.name })}</Text>
-      <Select
-        label={t('screens.integrations.connection')}
-        data={(integrations.data?.integrations ?? []).map((candidate) => ({
-          value: candidate.id,
-          label: `${candidate.provider === 'hubspot' ? 'HubSpot' : 'Pipedrive'} · ${candidate.accountName}`,
-        }))}
-        value={connection.id}
-        onChange={(value) => {
-          setIntegrationId(value);
-          setContactId(null);
-        }}
-        allowDeselect={false}
+      <CrmTargetFields
+        integrations={connections}
+        defaultSubject={t('screens.integrations.send.defaultSubject', { name: transcript.name })}
+        onChange={setTarget}
       />
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          setSearch(draft.trim());
-          setContactId(null);
-        }}
-      >
-        <Group align="flex-end" gap="xs">
-          <TextInput
-            label={t('screens.integrations.send.findContact')}
-            placeholder={t('screens.integrations.searchPlaceholder')}
-            value={draft}
-            onChange={(event) => setDraft(event.currentTarget.value)}
-            maxLength={200}
-            style={{ flex: 1 }}
-          />
-          <Button type="submit" variant="default">
-            {t('screens.integrations.searchButton')}
-          </Button>
-        </Group>
-      </form>
-      <Select
-        label={t('screens.integrations.send.contact')}
-        placeholder={contacts.isFetching ? t('chrome.loading') : t('screens.integrations.send.pickContact')}
-        data={options}
-        value={contactId}
-        onChange={setContactId}
-        searchable
-        nothingFoundMessage={t('screens.integrations.noContacts')}
-      />
-      <SegmentedControl
-        value={kind}
-        onChange={(value) => setKind(value === 'task' ? 'task' : 'note')}
-        data={[
-          { value: 'note', label: t('screens.integrations.send.asNote') },
-          { value: 'task', label: t('screens.integrations.send.asTask') },
-        ]}
-        aria-label={t('screens.integrations.send.as')}
-      />
-      {kind === 'task' && (
-        <Group grow>
-          <TextInput
-            label={t('screens.integrations.send.subject')}
-            value={subject}
-            onChange={(event) => setSubject(event.currentTarget.value)}
-            maxLength={200}
-            required
-          />
-          <TextInput
-            type="datetime-local"
-            label={t('screens.integrations.send.dueAt')}
-            value={dueAt}
-            onChange={(event) => setDueAt(event.currentTarget.value)}
-            required
-          />
-        </Group>
-      )}
       {failure && (
         <Alert color="red" variant="light" role="alert">
           {t(`apiErrors.${failure}`)}
         </Alert>
       )}
       <Group justify="flex-end">
-        <Button
-          loading={send.isPending}
-          disabled={!contactId || (kind === 'task' && (!subject.trim() || !dueAt))}
-          onClick={() => send.mutate()}
-        >
+        <Button loading={send.isPending} disabled={!target} onClick={() => target && send.mutate(target)}>
           {t('screens.integrations.send.submit')}
         </Button>
       </Group>

@@ -12,6 +12,7 @@ import {
   type CrmContact,
   type CrmDelivery,
   type CrmProviderId,
+  type SendTextToCrmRequest,
   type SendToCrmRequest,
 } from '@verbatim/contracts';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
@@ -103,6 +104,11 @@ export function sendToCrm(transcriptId: string, body: SendToCrmRequest): Promise
     schema: crmDeliverySchema,
     body,
   });
+}
+
+/** A text that is no stored transcript (a live session's) sent to a contact; kept with the delivery. */
+export function sendTextToCrm(body: SendTextToCrmRequest): Promise<CrmDelivery> {
+  return apiRequest('/crm-deliveries', { method: 'POST', schema: crmDeliverySchema, body });
 }
 
 export function crmDeliveriesQuery(transcriptId: string) {

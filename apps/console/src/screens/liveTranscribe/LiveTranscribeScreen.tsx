@@ -19,6 +19,7 @@ import {
   IconPlayerPlay,
   IconPlayerStop,
   IconRefresh,
+  IconSend,
   IconUpload,
 } from '@tabler/icons-react';
 import type { LiveCloseReason } from '@verbatim/contracts';
@@ -30,6 +31,8 @@ import { currentLanguage } from '../../i18n/createI18n';
 import { settingsQuery } from '../../settings/settingsApi';
 import { saveBlob } from '../billing/billingApi';
 import { transcriptLanguagesQuery } from '../configuration/configurationApi';
+import { integrationsQuery } from '../integrations/integrationsApi';
+import { SendToCrmModal } from '../integrations/SendToCrmModal';
 import { formatElapsed } from './formatElapsed';
 import { inputsEditable, type LiveStatus } from './liveSessionMachine';
 import { isValidLiveFile, liveFileAccept, type LiveFormField, liveFormProblems } from './liveFormSchema';
@@ -53,6 +56,9 @@ export function LiveTranscribeScreen() {
   const [endpoints, setEndpoints] = useState(true);
   const [file, setFile] = useState<File | null>(null);
   const [problems, setProblems] = useState<Set<LiveFormField>>(new Set());
+  const [sendingToCrm, setSendingToCrm] = useState(false);
+  const integrations = useQuery(integrationsQuery);
+  const hasCrm = (integrations.data?.integrations.length ?? 0) > 0;
 
   const live = useLiveSession({ onRecordingRefused: () => microphones.markDenied() });
   const microphones = useMicrophones(live.permissionDenied);
@@ -217,8 +223,26 @@ export function LiveTranscribeScreen() {
               >
                 {t('screens.liveTranscribe.download')}
               </Button>
+              {hasCrm && (
+                <Button
+                  variant="light"
+                  leftSection={<IconSend size={16} aria-hidden />}
+                  disabled={!text.trim()}
+                  onClick={() => setSendingToCrm(true)}
+                >
+                  {t('screens.liveTranscribe.sendToCrm')}
+                </Button>
+              )}
             </Group>
           )}
+          <SendToCrmModal
+            transcript={
+              sendingToCrm && text.trim()
+                ? { id: null, name: t('screens.liveTranscribe.crmTitle'), text }
+                : null
+            }
+            onClose={() => setSendingToCrm(false)}
+          />
         </Stack>
       </Card>
     </Stack>

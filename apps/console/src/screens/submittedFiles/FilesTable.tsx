@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatDuration } from '../../format/dateTime';
 import { downloadTranscript } from './filesApi';
+import { CrmDeliveryBadge } from './CrmDeliveryBadge';
 import { TranscriptStatusBadge } from './TranscriptStatusBadge';
 
 const formats = Object.keys(downloadFormats) as DownloadFormat[];
@@ -15,10 +16,18 @@ export interface FilesTableProps {
   onShowWebhook: (file: SubmittedFile) => void;
   /** Send to CRM (integrations), offered on done transcripts. */
   onSendToCrm?: (file: SubmittedFile) => void;
+  /** Show each done transcript's latest CRM delivery (the account has a CRM connection). */
+  showCrmDeliveries?: boolean;
 }
 
 /** Spec §2 Submitted files: the columns of the table, one row per file. */
-export function FilesTable({ files, onDelete, onShowWebhook, onSendToCrm }: FilesTableProps) {
+export function FilesTable({
+  files,
+  onDelete,
+  onShowWebhook,
+  onSendToCrm,
+  showCrmDeliveries = false,
+}: FilesTableProps) {
   const { t } = useTranslation();
   return (
     <Table.ScrollContainer minWidth={1180}>
@@ -37,6 +46,7 @@ export function FilesTable({ files, onDelete, onShowWebhook, onSendToCrm }: File
             <Table.Th>{t('screens.submittedFiles.columns.webhookUrl')}</Table.Th>
             <Table.Th>{t('screens.submittedFiles.columns.uploaded')}</Table.Th>
             <Table.Th>{t('screens.submittedFiles.columns.transcriptStatus')}</Table.Th>
+            {showCrmDeliveries && <Table.Th>{t('screens.submittedFiles.columns.crm')}</Table.Th>}
             <Table.Th>{t('screens.submittedFiles.columns.failureReason')}</Table.Th>
             <Table.Th>{t('screens.submittedFiles.columns.actions')}</Table.Th>
           </Table.Tr>
@@ -49,6 +59,7 @@ export function FilesTable({ files, onDelete, onShowWebhook, onSendToCrm }: File
               onDelete={onDelete}
               onShowWebhook={onShowWebhook}
               onSendToCrm={onSendToCrm}
+              showCrmDeliveries={showCrmDeliveries}
             />
           ))}
         </Table.Tbody>
@@ -62,7 +73,11 @@ function FileRow({
   onDelete,
   onShowWebhook,
   onSendToCrm,
-}: { file: SubmittedFile } & Pick<FilesTableProps, 'onDelete' | 'onShowWebhook' | 'onSendToCrm'>) {
+  showCrmDeliveries,
+}: { file: SubmittedFile } & Pick<
+  FilesTableProps,
+  'onDelete' | 'onShowWebhook' | 'onSendToCrm' | 'showCrmDeliveries'
+>) {
   const { t } = useTranslation();
   const language =
     file.detectedLanguage && file.detectedLanguage !== file.languageCode
@@ -98,6 +113,11 @@ function FileRow({
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
         {file.isCompleted ? <TranscriptStatusBadge file={file} /> : '-'}
       </Table.Td>
+      {showCrmDeliveries && (
+        <Table.Td style={{ whiteSpace: 'nowrap' }}>
+          {file.transcriptStatus === 'done' ? <CrmDeliveryBadge fileId={file.id} /> : '-'}
+        </Table.Td>
+      )}
       <Table.Td>
         <Text fz="sm" maw={240}>
           {file.failureReason ?? '-'}

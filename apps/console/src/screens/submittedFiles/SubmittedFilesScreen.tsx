@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { usePageParam } from '../../app/usePageParam';
 import { ListPagination } from '../../chrome/ListPagination';
+import { integrationsQuery } from '../integrations/integrationsApi';
 import { SendToCrmModal } from '../integrations/SendToCrmModal';
 import { DeleteFileModal } from './DeleteFileModal';
 import { filesPageQuery } from './filesApi';
@@ -36,6 +37,8 @@ export function SubmittedFilesScreen() {
   const [page, setPage] = usePageParam();
   const [searchParams, setSearchParams] = useSearchParams();
   const files = useQuery(filesPageQuery((page - 1) * filesPageSize));
+  const integrations = useQuery(integrationsQuery);
+  const hasCrm = (integrations.data?.integrations.length ?? 0) > 0;
   const [toDelete, setToDelete] = useState<SubmittedFile | null>(null);
   const [webhookOf, setWebhookOf] = useState<SubmittedFile | null>(null);
   const [toSend, setToSend] = useState<SubmittedFile | null>(null);
@@ -91,6 +94,7 @@ export function SubmittedFilesScreen() {
             onDelete={setToDelete}
             onShowWebhook={setWebhookOf}
             onSendToCrm={setToSend}
+            showCrmDeliveries={hasCrm}
           />
         )}
         <ListPagination total={pageCount} page={page} onChange={setPage} />

@@ -9,13 +9,14 @@ import {
   Progress,
   Select,
   Stack,
+  Switch,
   Text,
   TextInput,
 } from '@mantine/core';
 import { IconCloudUpload, IconFileMusic, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RecordingUploadState } from '@verbatim/contracts';
-import { useEffect } from 'react';
+import type { RecordingUploadState, SendToCrmRequest } from '@verbatim/contracts';
+import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/ApiRequestError';
@@ -24,6 +25,8 @@ import { currentLanguage } from '../../i18n/createI18n';
 import { notify } from '../../notifications/notify';
 import { settingsQuery } from '../../settings/settingsApi';
 import { transcriptLanguagesQuery } from '../configuration/configurationApi';
+import { CrmTargetFields } from '../integrations/CrmTargetFields';
+import { integrationsQuery } from '../integrations/integrationsApi';
 import { filesQueryKey } from './filesApi';
 import type { UploadProgress } from './resumableUpload';
 import {
@@ -105,6 +108,11 @@ function UploadForm({
   });
   const { state } = upload;
   const busy = state.status === 'running' || state.status === 'paused';
+  const integrations = useQuery(integrationsQuery);
+  const connections = integrations.data?.integrations ?? [];
+  const [crmWanted, setCrmWanted] = useState(false);
+  const [crmTarget, setCrmTarget] = useState<SendToCrmRequest | null>(null);
+  const [crmMissing, setCrmMissing] = useState(false);
 
   // Spec §3 Settings: the account's transcription language is the starting choice.
   const defaultLanguage = settings.data?.transcripts.language;
@@ -128,6 +136,9 @@ function UploadForm({
 
   const submit = handleSubmit((values) => {
     if (!values.file) return;
+    const crm = crmWanted && connections.length > 0 ? crmTarget : undefined;
+    setCrmMissing(crm === null);
+    if (crm === null) return;
     const file =
       values.file.type === ''
         ? new File([values.file], values.file.name, {
@@ -135,7 +146,12 @@ function UploadForm({
             lastModified: values.file.lastModified,
           })
         : values.file;
-    upload.start({ file, languageCode: values.languageCode, callbackUrl: values.callbackUrl });
+    upload.start({
+      file,
+      languageCode: values.languageCode,
+      callbackUrl: values.callbackUrl,
+      ...(crm ? { crm } : {}),
+    });
   });
 
   const languageOptions = (languages.data ?? []).map((entry) => ({ value: entry.code, label: entry.name }));
@@ -200,6 +216,32 @@ function UploadForm({
           error={validationText(formState.errors.callbackUrl?.message)}
           {...register('callbackUrl')}
         />
+        {connections.length > 0 && (
+          <Stack gap="sm">
+            <Switch
+              label={t('screens.integrations.send.whenDone')}
+              description={t('screens.integrations.send.whenDoneHint')}
+              checked={crmWanted}
+              onChange={(event) => setCrmWanted(event.currentTarget.checked)}
+              disabled={busy}
+            />
+            {crmWanted && (
+              <CrmTargetFields
+                integrations={connections}
+                defaultSubject={t('screens.integrations.send.defaultSubject', {
+                  name: getValues('file')?.name ?? '',
+                })}
+                onChange={setCrmTarget}
+                disabled={busy}
+              />
+            )}
+            {crmWanted && crmMissing && !crmTarget && (
+              <Text c="red" fz="sm" role="alert">
+                {t('screens.integrations.send.pickContact')}
+              </Text>
+            )}
+          </Stack>
+        )}
 
         <UploadStatus state={state} />
 

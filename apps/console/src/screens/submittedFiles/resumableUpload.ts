@@ -1,4 +1,9 @@
-import { type RecordingUploadState, type UploadOffsetMismatch, uploadChunkPolicy } from '@verbatim/contracts';
+import {
+  type RecordingUploadState,
+  type SendToCrmRequest,
+  type UploadOffsetMismatch,
+  uploadChunkPolicy,
+} from '@verbatim/contracts';
 import { ApiRequestError } from '../../api/ApiRequestError';
 import { fileSha1 } from './fileSha1';
 import { createRecording, putChunk, uploadState } from './filesApi';
@@ -9,6 +14,8 @@ export interface UploadRequest {
   languageCode: string;
   /** Left out when empty (spec §3 Upload payload). */
   callbackUrl?: string;
+  /** Send the transcript to this CRM contact once done. */
+  crm?: SendToCrmRequest;
 }
 
 /** Where an upload stands: reading the file for its SHA-1, then sending its bytes. */
@@ -57,7 +64,7 @@ export async function uploadRecording(
   { signal, onProgress, store, policy: policyOverrides, wait = waitFor }: UploadOptions = {},
 ): Promise<RecordingUploadState> {
   const policy: UploadPolicy = { ...uploadChunkPolicy, ...policyOverrides };
-  const { file, languageCode, callbackUrl } = request;
+  const { file, languageCode, callbackUrl, crm } = request;
   const fingerprint = fileFingerprint(file);
   const remembered = store?.get(fingerprint);
 
@@ -79,7 +86,15 @@ export async function uploadRecording(
   let state: RecordingUploadState =
     held ??
     (await createRecording(
-      { fileName: file.name, size: file.size, type: file.type, languageCode, sha1, callbackUrl },
+      {
+        fileName: file.name,
+        size: file.size,
+        type: file.type,
+        languageCode,
+        sha1,
+        callbackUrl,
+        ...(crm ? { crm } : {}),
+      },
       signal,
     ));
   store?.set(fingerprint, { sha1, fileId: state.fileId, target });
@@ -128,8 +143,8 @@ export async function uploadRecording(
 }
 
 /** What a placeholder was created for, besides the file: its language and webhook. */
-function targetOf({ languageCode, callbackUrl }: UploadRequest): string {
-  return JSON.stringify([languageCode, callbackUrl ?? null]);
+function targetOf({ languageCode, callbackUrl, crm }: UploadRequest): string {
+  return JSON.stringify([languageCode, callbackUrl ?? null, ...(crm ? [crm] : [])]);
 }
 
 /** The placeholder's state, or undefined when it is gone (deleted, or cleaned up as abandoned). */
