@@ -65,6 +65,8 @@ function finalReason(error: unknown): string | undefined {
   if (error instanceof AppError) {
     if (error.code === 'INSUFFICIENT_CREDIT' || error.code === 'API_KEY_CAP_REACHED')
       return 'Insufficient credit';
+    // The on-premise licence refuses it (used up, expired…): final, with why and what to do.
+    if (error.code.startsWith('LICENSE_')) return error.message;
   }
   return undefined;
 }

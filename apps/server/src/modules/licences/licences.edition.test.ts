@@ -1,34 +1,13 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { ApiError, ConsoleConfig, InstallationLicence, Readiness } from '@verbatim/contracts';
 import { sharedModelsDir, testdataFile } from '@verbatim/speech/test-support';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testLicenceSigner } from '../../test-support/licence-keys.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
-import { encodePayload, exportPublicKey, signLicenceKey } from './licence-keys.js';
 
 const dayMs = 86_400_000;
-
-/**
- * A licence key signed here with the test's own key pair (as the licence server signs), so that
- * terms the CLI refuses to issue, such as an expiry in the past, can be given to an installation.
- */
-function signedKey(privateKey: ReturnType<typeof generateKeyPairSync>['privateKey'], expiresAt: Date) {
-  return signLicenceKey(
-    privateKey,
-    encodePayload({
-      tag: randomUUID().replace(/-/g, '').slice(0, 8),
-      licenceId: `lic_${randomUUID()}`,
-      accountId: 'acc_licence_owner',
-      name: 'Hospital',
-      maxUses: 36_000,
-      expiresAt: expiresAt.toISOString(),
-      graceDays: 7,
-      issuedAt: new Date(Date.now() - 400 * dayMs).toISOString(),
-    }),
-  );
-}
 
 /** The routes of billing, VAT, credit usage and payments, which the on-premise edition does not serve. */
 const billingRoutes = [
@@ -54,14 +33,14 @@ describe(
   'the on-premise edition: no billing, and a licence problem said everywhere',
   { timeout: 180_000 },
   () => {
-    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const signer = testLicenceSigner();
     let cloud: TestRuntime;
     let site: TestRuntime;
     let expired: TestRuntime;
 
     const installationEnv = (key: string) => ({
       LICENSE_KEY: key,
-      LICENSE_PUBLIC_KEY: exportPublicKey(publicKey),
+      LICENSE_PUBLIC_KEY: signer.publicKey,
       SPEECH_MODELS_DIR: sharedModelsDir,
       SPEECH_MODEL: 'tiny.en-q8_0',
       SPEECH_WORKERS: '1',
@@ -83,8 +62,12 @@ describe(
       // Air-gapped (no LICENSE_SERVER_URL): nothing here reaches a licence server.
       [cloud, site, expired] = await Promise.all([
         startTestRuntime(),
-        startTestRuntime({ env: installationEnv(signedKey(privateKey, new Date(Date.now() + 90 * dayMs))) }),
-        startTestRuntime({ env: installationEnv(signedKey(privateKey, new Date(Date.now() - dayMs))) }),
+        startTestRuntime({
+          env: installationEnv(signer.key({ expiresAt: new Date(Date.now() + 90 * dayMs), maxUses: 36_000 })),
+        }),
+        startTestRuntime({
+          env: installationEnv(signer.key({ expiresAt: new Date(Date.now() - dayMs), maxUses: 36_000 })),
+        }),
       ]);
     }, 150_000);
 

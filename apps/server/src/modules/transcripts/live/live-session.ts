@@ -30,6 +30,12 @@ const closeCodeByError: Partial<Record<ErrorCode, LiveCloseCode>> = {
   UNSUPPORTED_LANGUAGE: liveCloseCodes.badRequest,
   INSUFFICIENT_CREDIT: liveCloseCodes.paymentRequired,
   API_KEY_CAP_REACHED: liveCloseCodes.paymentRequired,
+  // The on-premise edition's licence refuses new work: what pays for it is missing, as with credit.
+  LICENSE_INVALID: liveCloseCodes.paymentRequired,
+  LICENSE_EXPIRED: liveCloseCodes.paymentRequired,
+  LICENSE_EXHAUSTED: liveCloseCodes.paymentRequired,
+  LICENSE_SUSPENDED: liveCloseCodes.paymentRequired,
+  LICENSE_OFFLINE_TOO_LONG: liveCloseCodes.paymentRequired,
   SPEECH_UNAVAILABLE: liveCloseCodes.unavailable,
   SPEECH_BUSY: liveCloseCodes.unavailable,
 };
