@@ -9,7 +9,7 @@ import type { JobQueue } from '../../platform/queue/job-queue.js';
 import type { CrmProviders } from './crm-providers.js';
 import type { IntegrationTokens } from './integration-tokens.js';
 import type { DeliveryRow, IntegrationsRepository } from './integrations.repository.js';
-import { notFound } from './integrations.service.js';
+import { appErrorOf, notFound } from './integrations.service.js';
 import { CrmProviderError } from './providers/crm-provider.js';
 import { transcriptBody, type CrmTranscript, type TranscriptSource } from './transcript-source.js';
 
@@ -136,10 +136,29 @@ export class CrmDeliveriesService {
     });
   }
 
-  /** Checked when an upload asks for a delivery: the connection must be the account's. */
+  /**
+   * Checked when an upload asks for a delivery: the connection must be the account's (404
+   * CRM_NOT_CONNECTED) and the contact one of its CRM account (400 VALIDATION_FAILED on crm.contactId).
+   */
   async assertTarget(accountId: string, request: SendToCrmRequest): Promise<void> {
-    if (!(await this.deps.repository.find(accountId, request.integrationId))) {
+    const integration = await this.deps.repository.find(accountId, request.integrationId);
+    if (!integration) {
       throw new AppError('CRM_NOT_CONNECTED', 'No CRM connection of this account has this integrationId.');
+    }
+    const provider = this.deps.providers.get(integration.provider);
+    let exists: boolean;
+    try {
+      exists = await this.deps.tokens.use(integration, (credentials) =>
+        provider.hasContact(credentials, request.contactId),
+      );
+    } catch (error) {
+      throw appErrorOf(error, provider);
+    }
+    if (!exists) {
+      const message = `${provider.name} has no contact with this id in the connected account.`;
+      throw new AppError('VALIDATION_FAILED', message, [
+        { location: 'body', path: ['crm', 'contactId'], message },
+      ]);
     }
   }
 

@@ -213,6 +213,17 @@ describe('uploads sent to the CRM once done (real models)', { timeout: 300_000 }
       payload: payload({ integrationId: bob.integrationId, contactId: '1001', as: 'task' }),
     });
     expect(taskWithoutSubject.statusCode).toBe(400);
+    const unknownContact = await runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/media/recordings',
+      headers: bob.headers,
+      payload: payload({ integrationId: bob.integrationId, contactId: '999999', as: 'note' }),
+    });
+    expect(unknownContact.statusCode).toBe(400);
+    expect(unknownContact.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'HubSpot has no contact with this id in the connected account.',
+    });
     expect(taskWithoutSubject.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     const job = await runtime.app.inject({
       method: 'POST',

@@ -60,6 +60,11 @@ export class HubSpotStandIn extends StandInServer {
         (request) => this.#authorized(request, () => this.#listContacts(request)),
       ],
       [
+        'GET',
+        /^\/crm\/v3\/objects\/contacts\/([^/]+)$/,
+        (request, match) => this.#authorized(request, () => this.#contact(match[1] ?? '', request)),
+      ],
+      [
         'POST',
         /^\/crm\/v3\/objects\/contacts\/search$/,
         (request) => this.#authorized(request, () => this.#search(request)),
@@ -205,6 +210,16 @@ export class HubSpotStandIn extends StandInServer {
     const named = request.query.getAll('properties').flatMap((value) => value.split(','));
     const properties = named.length > 0 ? named : ['firstname', 'lastname', 'email'];
     return this.#page(this.contacts, limit, request.query.get('after'), properties);
+  }
+
+  /** `GET /crm/v3/objects/contacts/{contactId}`: one contact, or 404 OBJECT_NOT_FOUND. */
+  #contact(contactId: string, request: StandInRequest): StandInAnswer {
+    const contact = this.contacts.find((candidate) => candidate.id === decodeURIComponent(contactId));
+    if (!contact) {
+      return { status: 404, body: errorBody(`No contact with id ${contactId} exists`, 'OBJECT_NOT_FOUND') };
+    }
+    const named = request.query.getAll('properties').flatMap((value) => value.split(','));
+    return { status: 200, body: objectOf(contact.id, pick(contact.properties, named)) };
   }
 
   #search(request: StandInRequest): StandInAnswer {

@@ -73,6 +73,11 @@ export class PipedriveStandIn extends StandInServer {
         /^\/api\/v2\/persons\/search$/,
         (request) => this.#authorized(request, () => this.#search(request)),
       ],
+      [
+        'GET',
+        /^\/api\/v2\/persons\/(\d+)$/,
+        (request, match) => this.#authorized(request, () => this.#person(Number(match[1]))),
+      ],
       ['POST', /^\/v1\/notes$/, (request) => this.#authorized(request, () => this.#addNote(request))],
       [
         'POST',
@@ -200,6 +205,19 @@ export class PipedriveStandIn extends StandInServer {
     const page = items.slice(from, from + limit);
     const next = items[from + limit];
     return { page, nextCursor: next ? Buffer.from(`id:${idOf(next)}`).toString('base64') : null };
+  }
+
+  /** `GET /api/v2/persons/{id}`: one person, or 404. */
+  #person(id: number): StandInAnswer {
+    const person = this.persons.find((candidate) => candidate.id === id);
+    if (!person) return { status: 404, body: errorBody('Person not found', 404) };
+    return {
+      status: 200,
+      body: {
+        success: true,
+        data: { id: person.id, name: person.name, emails: person.emails, phones: person.phones },
+      },
+    };
   }
 
   #persons(request: StandInRequest): StandInAnswer {

@@ -89,6 +89,8 @@ export interface CrmProvider {
   connectWithToken(token: string): Promise<CrmConnection>;
   listContacts(credentials: CrmCredentials, request: ContactsPageRequest): Promise<ProviderContactsPage>;
   contactUrl(location: CrmRecordLocation, contactId: string): string;
+  /** Whether the CRM account has this contact (false: no such contact, or not a valid id there). */
+  hasContact(credentials: CrmCredentials, contactId: string): Promise<boolean>;
   createNote(credentials: CrmCredentials, note: NoteRequest): Promise<CreatedRecord>;
   createTask(credentials: CrmCredentials, task: TaskRequest): Promise<CreatedRecord>;
   /** The record page of a created note or task (on the contact's record: both providers show them there). */
@@ -142,4 +144,15 @@ export function failureOfStatus(status: number): CrmFailure {
 /** Escapes text for the HTML bodies both providers render. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** Runs a lookup of one record: false when the provider refuses it (404, or an id it cannot hold). */
+export async function existsAtProvider(lookup: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await lookup();
+    return true;
+  } catch (error) {
+    if (error instanceof CrmProviderError && error.failure === 'rejected') return false;
+    throw error;
+  }
 }

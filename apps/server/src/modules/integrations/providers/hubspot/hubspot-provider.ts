@@ -3,6 +3,7 @@ import type { AssociationSpecAssociationCategoryEnum } from '@hubspot/api-client
 import type { CrmContact } from '@verbatim/contracts';
 import {
   CrmProviderError,
+  existsAtProvider,
   failureOfStatus,
   retryAfterSecondsOf,
   type ContactsPageRequest,
@@ -97,6 +98,11 @@ export class HubSpotProvider implements CrmProvider {
       contacts: page.results.map((contact) => contactOf(contact.id, contact.properties)),
       nextCursor: page.paging?.next?.after ?? null,
     };
+  }
+
+  hasContact(credentials: CrmCredentials, contactId: string): Promise<boolean> {
+    const client = this.#client(credentials.accessToken);
+    return existsAtProvider(() => call(() => client.crm.contacts.basicApi.getById(contactId, ['email'])));
   }
 
   contactUrl(location: CrmRecordLocation, contactId: string): string {

@@ -15,6 +15,7 @@ import {
   type CreatedRecord,
   type CrmAccount,
   type CrmConnection,
+  existsAtProvider,
   type CrmCredentials,
   type CrmOAuth,
   type CrmProvider,
@@ -153,6 +154,11 @@ export class PipedriveProvider implements CrmProvider {
       ),
       nextCursor: answer.additional_data?.next_cursor ?? null,
     };
+  }
+
+  hasContact(credentials: CrmCredentials, contactId: string): Promise<boolean> {
+    const persons = keepingErrors(new PersonsApi(this.#v2(credentials)));
+    return existsAtProvider(() => call(() => persons.getPerson({ id: personIdOf(contactId) })));
   }
 
   contactUrl(location: CrmRecordLocation, contactId: string): string {
