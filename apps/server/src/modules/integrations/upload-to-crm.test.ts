@@ -11,6 +11,7 @@ import { readManifest, sharedModelsDir, wordErrorRate } from '@verbatim/speech/t
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putChunk, sha1 } from '../../test-support/files.js';
 import { HubSpotStandIn } from '../../test-support/crm/hubspot-stand-in.js';
+import { PipedriveStandIn } from '../../test-support/crm/pipedrive-stand-in.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
 import { waitFor } from '../../test-support/wait.js';
@@ -35,6 +36,7 @@ function plain(html: string): string {
 describe('uploads sent to the CRM once done (real models)', { timeout: 300_000 }, () => {
   let runtime: TestRuntime;
   const hubspot = new HubSpotStandIn();
+  const pipedrive = new PipedriveStandIn();
   let alice: Caller;
   let bob: Caller;
 
@@ -85,11 +87,14 @@ describe('uploads sent to the CRM once done (real models)', { timeout: 300_000 }
   beforeAll(async () => {
     const url = await hubspot.start();
     hubspot.addContacts(5);
+    const pipedriveUrl = await pipedrive.start();
+    pipedrive.addPersons(3);
     runtime = await startTestRuntime({
       workers: true,
       env: {
         HUBSPOT_API_URL: url,
         HUBSPOT_APP_URL: url,
+        PIPEDRIVE_API_URL: pipedriveUrl,
         SPEECH_MODELS_DIR: sharedModelsDir,
         SPEECH_MODEL_EN: 'tiny.en-q8_0',
         SPEECH_WORKERS: '1',
@@ -103,6 +108,7 @@ describe('uploads sent to the CRM once done (real models)', { timeout: 300_000 }
   afterAll(async () => {
     await runtime.close();
     await hubspot.close();
+    await pipedrive.close();
   });
 
   it('an upload with crm lands as a note with the transcript on the contact once done, queued once', async () => {
@@ -241,6 +247,41 @@ describe('uploads sent to the CRM once done (real models)', { timeout: 300_000 }
     });
     expect(half.statusCode).toBe(400);
     expect(half.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it('checks the contact of an upload in Pipedrive too: a known person is accepted, an unknown one refused', async () => {
+    const connected = connectIntegrationResponseSchema.parse(
+      (
+        await runtime.app.inject({
+          method: 'POST',
+          url: '/api/v1/integrations',
+          headers: bob.headers,
+          payload: { provider: 'pipedrive', token: pipedrive.issueApiToken() },
+        })
+      ).json(),
+    );
+    if (connected.kind !== 'connected') throw new Error('expected a connection');
+    const create = (contactId: string, sha1: string) =>
+      runtime.app.inject({
+        method: 'POST',
+        url: '/api/v1/media/recordings',
+        headers: bob.headers,
+        payload: {
+          fileName: 'pipedrive.flac',
+          type: 'audio/flac',
+          languageCode: 'en',
+          size: 1000,
+          sha1,
+          crm: { integrationId: connected.integration.id, contactId, as: 'note' },
+        },
+      });
+    const known = await create(String(pipedrive.persons[0]?.id), 'b'.repeat(40));
+    expect(known.statusCode, known.body).toBe(200);
+    const unknown = await create('424242', 'c'.repeat(40));
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    const notANumber = await create('ada', 'd'.repeat(40));
+    expect(notANumber.statusCode).toBe(400);
   });
 
   it('sends a text (a live session) to a contact as a note, once, and keeps it with the delivery', async () => {
