@@ -49,6 +49,7 @@ import { VatService } from './modules/vat/vat.service.js';
 import { ViesRestRegistry } from './modules/vat/vies-registry.js';
 import { Argon2PasswordHasher } from './platform/crypto/password-hasher.js';
 import { SecretStore } from './platform/crypto/secret-store.js';
+import { TokenSealer } from './platform/crypto/token-sealer.js';
 import { createPaymentProviders } from './platform/payments/payment-providers.js';
 import { openDatabase, type Database } from './platform/db/database.js';
 import { LocalFileStorage } from './platform/storage/local-file-storage.js';
@@ -239,9 +240,12 @@ export async function startRuntime(
       db: database.db,
       queue,
       publicUrl: config.http.publicUrl,
+      // The integrations' token key (configured, or generated once and kept with the server secrets).
+      sealer: await TokenSealer.open(config.integrations.encryptionKey, secrets),
       ...config.files.webhooks,
       logger,
     });
+    await webhooks.sealPlainSecrets();
     const files = new FilesService({ db: database.db, storage, publicUrl: config.http.publicUrl, logger });
     const fileTranscription = new FileTranscriptionService({
       db: database.db,

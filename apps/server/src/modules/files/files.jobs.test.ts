@@ -11,6 +11,8 @@ import srtParser from 'srt-parser-2';
 import { WebVTTParser } from 'webvtt-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../lib/ids.js';
+import { SecretStore } from '../../platform/crypto/secret-store.js';
+import { TokenSealer } from '../../platform/crypto/token-sealer.js';
 import {
   standardWebhookValid,
   startWebhookReceiver,
@@ -288,6 +290,8 @@ describe(
         db: runtime.database.db,
         queue: runtime.queue,
         publicUrl: 'http://localhost',
+        // The server's own key (generated once, kept with its secrets): it opens the stored secrets.
+        sealer: await TokenSealer.open(null, new SecretStore(runtime.database.db)),
         allowPrivateAddresses: false,
         timeoutMs: 10_000,
         firstRetryDelaySeconds: 3600,

@@ -2,6 +2,7 @@ import type { TranscriptWebhook, WebhookAttempt } from '@verbatim/contracts';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors/app-error.js';
 import { newId } from '../../lib/ids.js';
+import type { TokenSealer } from '../../platform/crypto/token-sealer.js';
 import type { Db } from '../../platform/db/database.js';
 import { AddressRefusedError, outboundRequest } from '../../platform/net/outbound-http.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
@@ -13,6 +14,8 @@ export interface WebhooksOptions {
   queue: JobQueue;
   /** The product's address, for the transcript link in each message. */
   publicUrl: string;
+  /** Seals the signing secrets at rest (AES-256-GCM, the integrations' token key). */
+  sealer: TokenSealer;
   allowPrivateAddresses: boolean;
   /** Deliver nothing: every attempt fails at once, logged (OUTBOUND_HTTP_DISABLED). */
   outboundDisabled?: boolean;
@@ -34,11 +37,11 @@ const maxRetryDelayMs = 4 * 3600 * 1000;
 export class WebhooksService {
   constructor(private readonly options: WebhooksOptions) {}
 
-  /** The account's signing secret, created on first use. */
+  /** The account's signing secret, created on first use (stored sealed, never in plain text). */
   async secretOf(accountId: string): Promise<string> {
     await this.options.db
       .insertInto('webhook_secrets')
-      .values({ account_id: accountId, secret: newWebhookSecret() })
+      .values({ account_id: accountId, secret: this.#seal(accountId, newWebhookSecret()) })
       .onConflict((conflict) => conflict.column('account_id').doNothing())
       .execute();
     const row = await this.options.db
@@ -46,18 +49,51 @@ export class WebhooksService {
       .select('secret')
       .where('account_id', '=', accountId)
       .executeTakeFirstOrThrow();
+    if (!isPlainSecret(row.secret)) return this.options.sealer.open(row.secret, secretContext(accountId));
+    await this.#sealStored(accountId, row.secret);
     return row.secret;
   }
 
   /** A new secret; messages signed from now on use it. */
   async rotateSecret(accountId: string): Promise<string> {
     const secret = newWebhookSecret();
+    const sealed = this.#seal(accountId, secret);
     await this.options.db
       .insertInto('webhook_secrets')
-      .values({ account_id: accountId, secret })
-      .onConflict((conflict) => conflict.column('account_id').doUpdateSet({ secret, created_at: new Date() }))
+      .values({ account_id: accountId, secret: sealed })
+      .onConflict((conflict) =>
+        conflict.column('account_id').doUpdateSet({ secret: sealed, created_at: new Date() }),
+      )
       .execute();
     return secret;
+  }
+
+  /**
+   * Seals the secrets stored in plain text before they were sealed at rest (at start-up); answers
+   * how many. Each is kept as it was, so webhooks signed before still verify.
+   */
+  async sealPlainSecrets(): Promise<number> {
+    const plain = await this.options.db
+      .selectFrom('webhook_secrets')
+      .select(['account_id', 'secret'])
+      .where('secret', 'like', 'whsec\\_%')
+      .execute();
+    for (const row of plain) await this.#sealStored(row.account_id, row.secret);
+    if (plain.length > 0) this.options.logger.info({ count: plain.length }, 'webhook signing secrets sealed');
+    return plain.length;
+  }
+
+  #seal(accountId: string, secret: string): string {
+    return this.options.sealer.seal(secret, secretContext(accountId));
+  }
+
+  async #sealStored(accountId: string, plain: string): Promise<void> {
+    await this.options.db
+      .updateTable('webhook_secrets')
+      .set({ secret: this.#seal(accountId, plain) })
+      .where('account_id', '=', accountId)
+      .where('secret', '=', plain)
+      .execute();
   }
 
   /** Queues the message of a finished file, when it has a webhook URL. */
@@ -225,4 +261,14 @@ export class WebhooksService {
     if (retry)
       await this.options.queue.send(deliverWebhookJob, { messageId: message.id }, { startAfter: nextAt });
   }
+}
+
+/** What a sealed secret is bound to: a sealed value copied onto another account's row does not open. */
+function secretContext(accountId: string): string {
+  return `webhook-secret:${accountId}`;
+}
+
+/** A secret stored before they were sealed at rest (Standard Webhooks' `whsec_…`, in plain text). */
+function isPlainSecret(stored: string): boolean {
+  return stored.startsWith('whsec_');
 }
