@@ -25,6 +25,7 @@ import { audioRequestBody } from '../transcripts/audio-request-docs.js';
 import type { ReceivedAudio } from '../transcripts/audio-upload.js';
 import { callerOf } from './files.routes.js';
 import type { FilesService } from './files.service.js';
+import type { Installation } from '../licences/installation.js';
 import { fetchRecording, type RecordingFetchOptions } from './recording-fetch.js';
 import type { UploadsService } from './uploads.service.js';
 
@@ -33,7 +34,7 @@ import type { UploadsService } from './uploads.service.js';
  * its id is the file id, its webhook the file's.
  */
 export function transcriptJobsRoutes(
-  services: { files: FilesService; uploads: UploadsService },
+  services: { files: FilesService; uploads: UploadsService; installation: Installation | null },
   authenticateApi: onRequestAsyncHookHandler,
   fetching: RecordingFetchOptions,
 ): FastifyPluginAsyncZod {
@@ -61,6 +62,9 @@ export function transcriptJobsRoutes(
       },
       async (request, reply) => {
         const caller = callerOf(request);
+        // The on-premise edition refuses a new job at once while its licence refuses new work
+        // (LICENSE_…, with why and what to do), before taking the recording.
+        await services.installation?.licence.assertUsable();
         const hasBody =
           request.isMultipart() ||
           typeof (request.body as Partial<Readable> | undefined)?.pipe === 'function';

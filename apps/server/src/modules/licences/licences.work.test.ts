@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import type { TranscriptJob } from '@verbatim/contracts';
+import type { ApiError, TranscriptJob } from '@verbatim/contracts';
 import { decodedRecording, sharedModelsDir, testdataFile } from '@verbatim/speech/test-support';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadInChunks } from '../../test-support/files.js';
 import { testLicenceSigner } from '../../test-support/licence-keys.js';
 import { openLive } from '../../test-support/live-socket.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
@@ -54,8 +55,8 @@ describe(
       return created.json<TranscriptJob>();
     }
 
-    async function finished(job: TranscriptJob): Promise<TranscriptJob> {
-      let current = job;
+    async function finished(job: Pick<TranscriptJob, 'id' | 'fileName'>): Promise<TranscriptJob> {
+      let current: TranscriptJob | undefined;
       await waitFor(
         async () => {
           const response = await site.app.inject({
@@ -63,12 +64,14 @@ describe(
             url: `/api/v1/transcripts/jobs/${job.id}`,
             headers: nurse.headers,
           });
-          current = response.json<TranscriptJob>();
-          return current.transcriptStatus === 'done' || current.transcriptStatus === 'processing_failed';
+          const polled = response.json<TranscriptJob>();
+          current = polled;
+          return polled.transcriptStatus === 'done' || polled.transcriptStatus === 'processing_failed';
         },
         `job ${job.fileName}`,
         180_000,
       );
+      if (!current) throw new Error(`job ${job.fileName} never answered`);
       return current;
     }
 
@@ -144,11 +147,26 @@ describe(
       expect(admitted.transcriptStatus, admitted.failureReason ?? '').toBe('done');
       expect(await used()).toBeGreaterThan(maxUses);
 
-      // Used up: a new job fails with the licence's reason, never retried; a new session is refused.
-      const refusedJob = await finished(await submitJob('en/ls-dev-clean-3752-4944-0002.flac'));
-      expect(refusedJob.transcriptStatus).toBe('processing_failed');
-      expect(refusedJob.failureReason).toContain('has used all its');
-      expect(await journal(`${nurse.accountId}:file:${refusedJob.id}`)).toEqual([]);
+      // Used up: a new job is refused at once; one uploaded from the console fails with the
+      // licence's reason, never retried; a new live session is refused.
+      const refusedJob = await site.app.inject({
+        method: 'POST',
+        url: '/api/v1/transcripts/jobs?language=en',
+        headers: { ...nurse.headers, 'content-type': 'audio/flac' },
+        payload: await readFile(testdataFile('en/ls-dev-clean-3752-4944-0002.flac')),
+      });
+      expect(refusedJob.statusCode, refusedJob.body).toBe(402);
+      expect(refusedJob.json<ApiError>().code).toBe('LICENSE_EXHAUSTED');
+      const uploaded = await uploadInChunks(
+        site.app,
+        nurse.headers,
+        await readFile(testdataFile('en/ls-dev-clean-3752-4944-0002.flac')),
+        { fileName: 'refused.flac', type: 'audio/flac', languageCode: 'en' },
+      );
+      const failed = await finished({ id: uploaded.fileId, fileName: 'refused.flac' });
+      expect(failed.transcriptStatus).toBe('processing_failed');
+      expect(failed.failureReason).toContain('has used all its');
+      expect(await journal(`${nurse.accountId}:file:${uploaded.fileId}`)).toEqual([]);
       const refusedSession = live();
       const refusedClose = await refusedSession.closed;
       expect(refusedClose.code).toBe(4402);
