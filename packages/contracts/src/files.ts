@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiErrorSchema } from './errors.js';
-import { crmDeliveryKindSchema, sendToCrmRequestSchema } from './integrations.js';
+import { crmDeliveryKinds, sendToCrmRequestSchema } from './integrations.js';
 import { transcriptSchema } from './transcripts.js';
 import { validationMessages } from './validation-messages.js';
 
@@ -392,7 +392,9 @@ export const createTranscriptJobQuerySchema = z.object({
     .max(64)
     .optional()
     .describe('The CRM contact the transcript goes to.'),
-  crmAs: crmDeliveryKindSchema
+  // A plain enum: the multipart body's document is generated apart, without the shared definitions.
+  crmAs: z
+    .enum(crmDeliveryKinds)
     .optional()
     .describe('`note` or `task` (a task needs crmTaskSubject and crmTaskDueAt).'),
   crmTaskSubject: z.string().trim().min(1).max(200).optional(),

@@ -140,7 +140,8 @@ export const contactUrlQuerySchema = z.object({
 
 export const contactUrlSchema = z.object({ url: z.url() }).meta({ id: 'ContactUrl' });
 
-export const crmDeliveryKindSchema = z.enum(['note', 'task']).meta({ id: 'CrmDeliveryKind' });
+export const crmDeliveryKinds = ['note', 'task'] as const;
+export const crmDeliveryKindSchema = z.enum(crmDeliveryKinds).meta({ id: 'CrmDeliveryKind' });
 export type CrmDeliveryKind = z.infer<typeof crmDeliveryKindSchema>;
 
 const crmDeliveryTarget = {
