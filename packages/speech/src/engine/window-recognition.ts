@@ -43,11 +43,12 @@ export interface WindowRequest {
   previousText: string;
   signal?: AbortSignal;
   /**
-   * Live decoding: the tokens are capped to what speech of this length can hold, so a loop costs
-   * little. `partial` (provisional) is also greedy, without whisper.cpp's temperature fallback and
-   * without the second attempt on a loop: one pass however the audio ends.
+   * A live partial (provisional text, decoded again a moment later): greedy, without whisper.cpp's
+   * temperature fallback and without the second attempt on a loop, its tokens capped to what
+   * speech of this length can hold: one cheap pass however the audio ends. A live final is decoded
+   * as batch windows are (no `live`).
    */
-  live?: 'partial' | 'final';
+  live?: 'partial';
 }
 
 export interface WindowResult {
@@ -120,8 +121,8 @@ export async function recogniseWindow(
     suppressNonSpeech: true,
     temperature: 0,
     temperatureIncrement: request.live === 'partial' ? 0 : 0.2,
-    // A live decode that loops stops at about twice the words speech can hold.
-    ...(request.live
+    // A partial that loops stops at about twice the words speech can hold.
+    ...(request.live === 'partial'
       ? { maxTokensPerSegment: Math.ceil((request.samples.length / sampleRate) * 8) + 16 }
       : {}),
   };

@@ -22,6 +22,14 @@ describe('local agreement', () => {
     expect(settleAgreed([], second, second).map((word) => word.text)).toHaveLength(4);
   });
 
+  it('does not settle words too near the end of the audio decoded, even when two decodes agree', () => {
+    // Word ends: 0.3, 0.7, 1.1, 1.5, 1.9 s; audio decoded up to 2.2 s, margin 1 s.
+    const first = words('and so my fellow');
+    const second = words('and so my fellow Americans');
+    expect(settleAgreed([], first, second, 1.2).map((word) => word.text)).toEqual(['and', 'so', 'my']);
+    expect(settleAgreed([], first, second, 0.2)).toEqual([]);
+  });
+
   it('never contradicts settled words: a later decode that disagrees is continued after them', () => {
     const settled = words('ask not what');
     // The new decode heard the same words differently, then more.

@@ -51,16 +51,21 @@ export function continueSettled(
 
 /**
  * Local agreement (as in whisper_streaming): of two successive decodes of the same growing audio,
- * the words both agree on settle; the last word of a decode never settles (it may be cut short).
+ * the words both agree on settle; the last word of a decode never settles (it may be cut short),
+ * nor does a word ending after `settleBefore` (seconds): near the end of the audio decoded, whisper
+ * has not heard what follows, and two decodes can agree on the same wrong guess ("why don't you
+ * get" for "when are you getting", heard at 0.7 and 1.3 s).
  * Returns the new settled words, which always begin with the previous ones.
  */
 export function settleAgreed(
   settled: readonly TimedWord[],
   previous: readonly TimedWord[] | undefined,
   current: readonly TimedWord[],
+  settleBefore = Infinity,
 ): TimedWord[] {
   if (!previous) return [...settled];
-  const agreed = Math.min(agreedPrefixLength(previous, current), current.length - 1);
+  let agreed = Math.min(agreedPrefixLength(previous, current), current.length - 1);
+  while (agreed > 0 && (current[agreed - 1]?.end ?? Infinity) > settleBefore) agreed -= 1;
   return agreed > settled.length ? current.slice(0, agreed) : [...settled];
 }
 

@@ -7,7 +7,7 @@ import {
   testdataFile,
   wordErrorRate,
 } from '../test-support/index.js';
-import type { StreamingSegment } from './streaming-recogniser.js';
+import type { StreamingSegment, StreamingTuning } from './streaming-recogniser.js';
 
 function decoded(relativePath: string): Promise<Float32Array> {
   return decodedRecording(testdataFile(relativePath));
@@ -49,14 +49,24 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
 
   async function stream(
     samples: Float32Array,
-    options: { endpoints?: boolean; chunk?: number; language?: string; realTime?: boolean } = {},
+    options: {
+      endpoints?: boolean;
+      chunk?: number;
+      language?: string;
+      realTime?: boolean;
+      tuning?: Partial<StreamingTuning>;
+      /** The client says at once that its audio is complete (then sends it all). */
+      endOfInput?: boolean;
+    } = {},
   ): Promise<{ messages: StreamingSegment[]; decodes: number }> {
     const messages: StreamingSegment[] = [];
     const recogniser = engine.openStream({
       language: options.language ?? 'en',
       endpoints: options.endpoints ?? true,
       onSegment: (segment) => messages.push(segment),
+      ...(options.tuning ? { tuning: options.tuning } : {}),
     });
+    if (options.endOfInput) recogniser.endOfInput();
     const chunk = options.chunk ?? 2048;
     const started = performance.now();
     for (let at = 0; at < samples.length; at += chunk) {
@@ -109,5 +119,36 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     expect(lines[0]!.toLowerCase().match(/scenery is delightful/g)).toHaveLength(2);
     // Each utterance was final before the next began: two finals, the second containing both.
     expect(without.messages.filter((message) => message.type === 'final')).toHaveLength(2);
+  });
+
+  it('a pause ends a short utterance only once it is long: the sentence is decoded whole', async () => {
+    const speech = await decoded('en/ls-dev-clean-3752-4944-0000.flac');
+    const withPause = (seconds: number) => {
+      const samples = new Float32Array(speech.length * 2 + 16_000 * seconds);
+      samples.set(speech, 0);
+      samples.set(speech, speech.length + 16_000 * seconds);
+      return samples;
+    };
+    // Both halves count as short: a 0.7 s pause (an endpoint for a long utterance) keeps them together.
+    const tuning = { minEndpointUtteranceSeconds: 30, shortUtteranceSilenceMs: 2500 };
+    const together = await stream(withPause(0.7), { tuning });
+    expect(together.messages.filter((message) => message.type === 'final')).toHaveLength(1);
+    expect(displayed(together.messages)).toHaveLength(1);
+    // A pause as long as `shortUtteranceSilenceMs` ends it.
+    const apart = await stream(withPause(4), { tuning });
+    expect(apart.messages.filter((message) => message.type === 'final')).toHaveLength(2);
+    expect(displayed(apart.messages)).toHaveLength(2);
+    // Long enough utterances end at the short pause.
+    const long = await stream(withPause(0.7), { tuning: { minEndpointUtteranceSeconds: 1 } });
+    expect(displayed(long.messages).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('after endOfInput only finals are decoded: audio sent faster than real time gets its final text', async () => {
+    const entry = readManifest().find((row) => row.path === 'en/ls-dev-clean-2412-153948-0000.flac');
+    if (!entry) throw new Error('ls-dev-clean-2412-153948-0000.flac missing from the manifest');
+    const { messages, decodes } = await stream(await decoded(entry.path), { chunk: 8000, endOfInput: true });
+    expect(messages.every((message) => message.type === 'final')).toBe(true);
+    expect(decodes).toBe(messages.length);
+    expect(wordErrorRate(entry.referenceText, displayed(messages).join('\n'), 'en').wer).toBeLessThan(0.1);
   });
 });

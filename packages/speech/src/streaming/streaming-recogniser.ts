@@ -5,13 +5,7 @@ import type { TranscriptSegment } from '../transcript.js';
 import { RetainedAudio } from '../vad/retained-audio.js';
 import { VAD_FRAME_SAMPLES, type VadStream } from '../vad/silero-vad.js';
 import { ENDPOINT_SILENCE_MS, SpeechDetector, type SpeechRegion } from '../vad/speech-detector.js';
-import {
-  agreedPrefixLength,
-  continueSettled,
-  joinWords,
-  settleAgreed,
-  type TimedWord,
-} from './local-agreement.js';
+import { continueSettled, joinWords, settleAgreed, type TimedWord } from './local-agreement.js';
 
 const sampleRate = 16_000;
 /** Silence after which the utterance is decoded at once, ahead of a possible endpoint (seconds). */
@@ -29,14 +23,24 @@ export interface StreamingTuning {
   partialStepSeconds: number;
   /** No partial before the utterance holds this much audio (seconds): shorter, whisper guesses. */
   firstPartialSeconds: number;
-  /** Silence that ends an utterance (ms). */
+  /** Silence that ends an utterance of at least `minEndpointUtteranceSeconds` (ms). */
   endpointSilenceMs: number;
+  /**
+   * A shorter utterance ends only after `shortUtteranceSilenceMs` of silence: a pause of half a
+   * second inside a sentence would otherwise cut it into fragments that Whisper, without the rest
+   * of the sentence, recognises worse (more words at the cut are lost or misheard).
+   */
+  minEndpointUtteranceSeconds: number;
+  /** Silence that ends an utterance shorter than `minEndpointUtteranceSeconds` (ms). */
+  shortUtteranceSilenceMs: number;
   /** An utterance this long is cut at its best pause (seconds). */
   maxUtteranceSeconds: number;
   /** The cut is searched from this far into the utterance (seconds). */
   minCutSeconds: number;
   /** Without endpoints, a paragraph this long (characters) ends at the next final. */
   maxParagraphCharacters: number;
+  /** Words ending less than this before the end of the audio decoded do not settle (seconds). */
+  settleMarginSeconds: number;
   /** Undecoded audio beyond which `push` waits for the recogniser (seconds): the backpressure. */
   maxBacklogSeconds: number;
 }
@@ -45,9 +49,12 @@ export const defaultStreamingTuning: StreamingTuning = {
   partialStepSeconds: 0.6,
   firstPartialSeconds: 0.7,
   endpointSilenceMs: ENDPOINT_SILENCE_MS,
+  minEndpointUtteranceSeconds: 3,
+  shortUtteranceSilenceMs: 1000,
   maxUtteranceSeconds: 20,
   minCutSeconds: 6,
   maxParagraphCharacters: 2000,
+  settleMarginSeconds: 1,
   maxBacklogSeconds: 4,
 };
 
@@ -83,8 +90,11 @@ interface Utterance {
   settled: TimedWord[];
   /** The last decode, continued after the settled words. */
   previous: TimedWord[] | undefined;
-  /** What the last decode covered and said, to serve as the final when it covers the whole utterance. */
-  lastDecode: { endSample: number; words: TimedWord[]; language: string; confirmed: boolean } | undefined;
+  /**
+   * The voice paused long enough to end a longer utterance, but this one was too short: it ends
+   * here if the silence lasts `shortUtteranceSilenceMs`, else it goes on with the next speech.
+   */
+  held: { endSample: number; voiceEndSample: number } | undefined;
 }
 
 interface PendingFinal {
@@ -100,8 +110,11 @@ interface PendingFinal {
  * The live recogniser of one stream: 16 kHz mono audio in as it arrives, partial and final
  * segments out. Silero VAD finds speech and pauses; the current utterance is re-decoded (encoder
  * context fitted to it, the previous final text as prompt) every `partialStepSeconds` of new
- * audio and shown as a partial; a pause (`endpointSilenceMs`) or a long utterance (cut at its
- * lowest-voice moment before `maxUtteranceSeconds`) makes it final. Words settle by local
+ * audio and shown as a partial; a pause (`endpointSilenceMs`, or `shortUtteranceSilenceMs` while
+ * the utterance is shorter than `minEndpointUtteranceSeconds`, so that a sentence is not cut into
+ * fragments at its commas) or a long utterance (cut at its lowest-voice moment before
+ * `maxUtteranceSeconds`) makes it final, decoded again whole as batch transcription decodes a
+ * window. Words settle by local
  * agreement: once two successive decodes agree on them they are kept as they are, and the final
  * text always begins with them. Silence is never decoded. One recognition at a time per stream,
  * finals first; `push` waits when the recogniser falls behind, so audio never piles up.
@@ -128,6 +141,10 @@ export class StreamingRecogniser {
   /** The paragraph's last message was a partial with words: a final must replace it. */
   #partialShown = false;
   #finished = false;
+  /** No audio will come beyond what the caller still has to push: no more partials. */
+  #inputEnded = false;
+  /** Cancels the partial decode in progress (not the stream). */
+  #partialAbort: AbortController | undefined;
   readonly #statistics: StreamingStatistics = { samples: 0, decodes: 0, recogniseMilliseconds: 0 };
 
   constructor(options: StreamingRecogniserOptions) {
@@ -181,10 +198,23 @@ export class StreamingRecogniser {
     const last = await this.#options.vad.flush();
     for (const region of this.#detector.flush(total, last)) this.#endRegion(region);
     const end = Math.min(total, this.#audio.endSample);
-    if (this.#current) this.#endUtterance(end, end, true);
+    const held = this.#current?.held;
+    if (held) this.#endUtterance(held.endSample, held.voiceEndSample, true);
+    else if (this.#current) this.#endUtterance(end, end, true);
     this.#pump();
     while (this.#decoding) await this.#decoding;
     this.#throwIfFailed();
+  }
+
+  /**
+   * The client said its audio is complete (the caller may still be pushing what it received
+   * before): partials are no longer decoded and the one in progress is cancelled, so the recogniser
+   * threads go straight to the finals. A client that sent a recording faster than it is analysed
+   * gets its last final without waiting for partials nobody will see.
+   */
+  endOfInput(): void {
+    this.#inputEnded = true;
+    this.#partialAbort?.abort();
   }
 
   /** Stops at once: the recognition in progress is cancelled (its thread freed), nothing more is sent. */
@@ -213,6 +243,16 @@ export class StreamingRecogniser {
       this.#current = this.#newUtterance(Math.max(open.startSample, this.#lastUtteranceEnd));
     }
     const current = this.#current;
+    if (current?.held) {
+      if (open) current.held = undefined;
+      else if (
+        this.#detector.position - current.held.voiceEndSample >=
+        this.#tuning.shortUtteranceSilenceMs * 16
+      ) {
+        this.#endUtterance(current.held.endSample, current.held.voiceEndSample, true);
+        return;
+      }
+    }
     if (
       current &&
       this.#detector.position - current.startSample >= this.#tuning.maxUtteranceSeconds * sampleRate
@@ -227,14 +267,21 @@ export class StreamingRecogniser {
       decodedUntil: startSample,
       settled: [],
       previous: undefined,
-      lastDecode: undefined,
+      held: undefined,
     };
   }
 
   #endRegion(region: SpeechRegion): void {
     // A region the detector confirmed and closed within the same frames starts here too.
-    this.#current ??= this.#newUtterance(Math.max(region.startSample, this.#lastUtteranceEnd));
-    this.#endUtterance(region.endSample, region.speechEndSample, true);
+    const utterance = (this.#current ??= this.#newUtterance(
+      Math.max(region.startSample, this.#lastUtteranceEnd),
+    ));
+    const voiceSeconds = (region.speechEndSample - utterance.startSample) / sampleRate;
+    if (voiceSeconds >= this.#tuning.minEndpointUtteranceSeconds) {
+      this.#endUtterance(region.endSample, region.speechEndSample, true);
+    } else {
+      utterance.held = { endSample: region.endSample, voiceEndSample: region.speechEndSample };
+    }
   }
 
   #endUtterance(endSample: number, voiceEndSample: number, endpoint: boolean): void {
@@ -269,7 +316,7 @@ export class StreamingRecogniser {
     // Settled words before the cut stay settled in the final; later ones are decoded again.
     const kept = utterance.settled.filter((word) => word.end <= cutSeconds + 0.1);
     this.#finals.push({
-      utterance: { ...utterance, settled: kept, lastDecode: undefined },
+      utterance: { ...utterance, settled: kept },
       endSample: cutSample,
       voiceEndSample: cutSample,
       endpoint: false,
@@ -309,6 +356,7 @@ export class StreamingRecogniser {
   #pauseDue(utterance: Utterance): boolean {
     const open = this.#detector.openRegion;
     if (!open || this.#finished) return false;
+    if (this.#inputEnded) return false;
     const paused = this.#detector.position - open.speechEndSample >= pauseDecodeSeconds * sampleRate;
     return paused && utterance.decodedUntil < open.speechEndSample + 0.1 * sampleRate;
   }
@@ -324,7 +372,9 @@ export class StreamingRecogniser {
       const current = this.#current;
       const due =
         current !== undefined &&
+        current.held === undefined &&
         !this.#finished &&
+        !this.#inputEnded &&
         this.#audio.endSample - current.decodedUntil >= this.#tuning.partialStepSeconds * sampleRate &&
         this.#audio.endSample - current.startSample >= this.#tuning.firstPartialSeconds * sampleRate;
       if (current && (due || this.#pauseDue(current))) work = this.#decodePartial(current);
@@ -346,6 +396,7 @@ export class StreamingRecogniser {
     startSample: number,
     endSample: number,
     partial: boolean,
+    signal: AbortSignal = this.#abort.signal,
   ): Promise<{ words: TimedWord[]; language: string }> {
     const samples = this.#audio.slice(startSample, Math.min(endSample, this.#audio.endSample));
     const result = await recogniseWindow(
@@ -357,8 +408,10 @@ export class StreamingRecogniser {
         language: this.#language,
         prompt: this.#options.prompt,
         previousText: this.#previousText,
-        signal: this.#abort.signal,
-        live: partial ? 'partial' : 'final',
+        signal,
+        // A final is decoded as batch transcription decodes a window (beam per language,
+        // temperature fallback, no token cap); a partial is one quick greedy pass.
+        ...(partial ? { live: 'partial' as const } : {}),
       },
       this.#options.decoding,
     );
@@ -374,21 +427,29 @@ export class StreamingRecogniser {
   async #decodePartial(utterance: Utterance): Promise<void> {
     const endSample = this.#audio.endSample;
     utterance.decodedUntil = endSample;
-    const before = utterance.previous;
-    const { words, language } = await this.#recognise(utterance.startSample, endSample, true);
-    const continued = continueSettled(utterance.settled, words);
-    // Confirmed: the decode before it said exactly the same (local agreement on every word).
-    const confirmed =
-      before !== undefined &&
-      before.length === continued.length &&
-      agreedPrefixLength(before, continued) === continued.length;
-    utterance.lastDecode = { endSample, words, language, confirmed };
+    const cancel = new AbortController();
+    this.#partialAbort = cancel;
+    let words: TimedWord[];
+    try {
+      ({ words } = await this.#recognise(
+        utterance.startSample,
+        endSample,
+        true,
+        AbortSignal.any([this.#abort.signal, cancel.signal]),
+      ));
+    } catch (error) {
+      // Cancelled by `endOfInput`: the final decodes this audio next.
+      if (cancel.signal.aborted && isSpeechError(error) && error.code === 'CANCELLED') return;
+      throw error;
+    } finally {
+      if (this.#partialAbort === cancel) this.#partialAbort = undefined;
+    }
     if (this.#abort.signal.aborted || this.#current !== utterance) {
       // Ended (or cut) meanwhile: the final decode starts from what settled here.
-      this.#settle(utterance, words);
+      this.#settle(utterance, words, endSample);
       return;
     }
-    const shown = this.#settle(utterance, words);
+    const shown = this.#settle(utterance, words, endSample);
     const text = joinText(this.#paragraph.text, joinWords(shown));
     if (!text && !this.#partialShown) return;
     this.#partialShown = true;
@@ -396,40 +457,21 @@ export class StreamingRecogniser {
   }
 
   /** Settles what two successive decodes agree on; returns the words to show. */
-  #settle(utterance: Utterance, words: TimedWord[]): TimedWord[] {
+  #settle(utterance: Utterance, words: TimedWord[], endSample: number): TimedWord[] {
     const continued = continueSettled(utterance.settled, words);
-    utterance.settled = settleAgreed(utterance.settled, utterance.previous, continued);
+    utterance.settled = settleAgreed(
+      utterance.settled,
+      utterance.previous,
+      continued,
+      endSample / sampleRate - this.#tuning.settleMarginSeconds,
+    );
     utterance.previous = continued;
     return continued;
   }
 
-  /**
-   * The utterance's last partial decode, when it covered all of it (it ran during the pause that
-   * ended it), was decoded as a final would be (greedy: English by default), said something, and
-   * the decode before it said exactly the same: decoding the same audio again would say the same, a
-   * pause later.
-   */
-  #reusableDecode(pending: PendingFinal): { words: TimedWord[]; language: string } | undefined {
-    const last = pending.utterance.lastDecode;
-    if (
-      !last?.confirmed ||
-      last.words.length === 0 ||
-      last.endSample < pending.voiceEndSample + 0.1 * sampleRate
-    )
-      return undefined;
-    if (last.endSample - pending.endSample > this.#tuning.endpointSilenceMs * 16 * 1.5) return undefined;
-    const language = this.#language ?? last.language;
-    const beam =
-      language === 'en' ? this.#options.decoding.beamSize : this.#options.decoding.beamSizeOtherLanguages;
-    if (beam !== 1) return undefined;
-    return { words: last.words, language: last.language };
-  }
-
   async #decodeFinal(pending: PendingFinal): Promise<void> {
     const { utterance } = pending;
-    const { words, language } =
-      this.#reusableDecode(pending) ??
-      (await this.#recognise(utterance.startSample, pending.endSample, false));
+    const { words, language } = await this.#recognise(utterance.startSample, pending.endSample, false);
     if (this.#abort.signal.aborted) return;
     if (this.#language === undefined && words.length > 0) this.#language = language;
     const text = joinWords(continueSettled(utterance.settled, words));

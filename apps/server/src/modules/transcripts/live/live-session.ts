@@ -132,6 +132,7 @@ export class LiveSession {
     this.#start = start;
     this.#resampler = new StreamResampler(start.query.sampleRate, LIVE_SAMPLE_RATE);
     this.#state = 'running';
+    if (this.#pending.includes('done')) start.recogniser.endOfInput();
     this.#send({ type: 'connected' });
     this.#drain();
     return true;
@@ -180,6 +181,9 @@ export class LiveSession {
     const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     if (!isBinary) {
       if (buffer.toString('utf8').trim() === LIVE_DONE_MESSAGE) {
+        // The audio still queued is analysed for finals only: the last final is not held up by
+        // partials of audio the client has long finished sending.
+        this.#start?.recogniser.endOfInput();
         this.#pending.push('done');
         this.#drain();
         return;
@@ -287,6 +291,8 @@ export class LiveSession {
   }
 
   #close(code: number, reason: string): void {
+    // A paused socket would not read the client's closing handshake.
+    this.#resume();
     if (this.socket.readyState === this.socket.OPEN || this.socket.readyState === this.socket.CONNECTING) {
       this.socket.close(code, reason);
     }
