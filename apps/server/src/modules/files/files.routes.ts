@@ -111,7 +111,7 @@ export function filesRoutes(
           tags: ['files'],
           summary: 'Upload a chunk of a recording',
           description:
-            'Appends the chunk (multipart/form-data field `theFile`, or an application/octet-stream body) at the byte given by `x-start-byte`, which must be the size the server holds: otherwise 409 UPLOAD_OFFSET_MISMATCH answers that size. The answer is the new size; with the last byte the size and SHA-1 are checked (UPLOAD_CHECKSUM_MISMATCH: start again from 0) and the transcription is queued.',
+            'Appends the chunk (multipart/form-data field `theFile`, or an application/octet-stream body) at the byte given by `x-start-byte`, which must be the size the server holds: otherwise 409 UPLOAD_OFFSET_MISMATCH answers that size. Bytes past the size declared when the upload was created answer 413 UPLOAD_SIZE_EXCEEDED. The answer is the new size; with the last byte the size and SHA-1 are checked (UPLOAD_CHECKSUM_MISMATCH: start again from 0) and the transcription is queued.',
           security: publicApiSecurity,
           consumes: ['multipart/form-data', 'application/octet-stream'],
           params: fileIdParamsSchema,
