@@ -144,9 +144,25 @@ export const crmDeliveryKinds = ['note', 'task'] as const;
 export const crmDeliveryKindSchema = z.enum(crmDeliveryKinds).meta({ id: 'CrmDeliveryKind' });
 export type CrmDeliveryKind = z.infer<typeof crmDeliveryKindSchema>;
 
+/**
+ * A character that JavaScript and the JSON Schema tools (Python's `re`) both take for no space: the
+ * union of both whitespace sets is excluded, so that "not blank" means the same to the document and
+ * to the server.
+ */
+const notSpace = /[^\s\x1c-\x1f\x85\ufeff]/;
+
+/** Text with something besides spaces, trimmed. */
+function filledText(message: string) {
+  return z.string().regex(notSpace, message).trim();
+}
+
 const crmDeliveryTarget = {
   integrationId: z.string().min(1).max(64),
-  contactId: z.string().trim().min(1).max(64),
+  contactId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[^\s\x1c-\x1f\x85\ufeff]+$/, 'A contact id has no spaces'),
 };
 
 /**
@@ -160,7 +176,7 @@ export const sendToCrmRequestSchema = z
       ...crmDeliveryTarget,
       as: z.literal('task'),
       task: z.object({
-        subject: z.string().trim().min(1, 'Enter a subject').max(200, 'Use maximum 200 characters'),
+        subject: filledText('Enter a subject').max(200, 'Use maximum 200 characters'),
         dueAt: timestamp,
       }),
     }),
@@ -211,9 +227,9 @@ export type CrmDeliveryList = z.infer<typeof crmDeliveryListSchema>;
  */
 export const sendTextToCrmRequestSchema = z
   .object({
-    text: z.string().trim().min(1, 'There is no text to send').max(500_000, 'The text is too long'),
+    text: filledText('There is no text to send').max(500_000, 'The text is too long'),
     /** What the note or task calls the text; by default "Live transcription". */
-    title: z.string().trim().min(1).max(200).optional(),
+    title: filledText('Enter a title').max(200).optional(),
     crm: sendToCrmRequestSchema,
   })
   .meta({ id: 'SendTextToCrmRequest' });
