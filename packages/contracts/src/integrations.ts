@@ -7,6 +7,9 @@ import { z } from 'zod';
  */
 
 const timestamp = z.iso.datetime({ offset: true });
+/** Our own ids (`fil_…`, `dlv_…`, `int_…`, `txt_…`): the document says what one looks like. */
+export const resourceIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -');
+export const resourceIdParamsSchema = z.object({ id: resourceIdSchema });
 
 export const crmProviderIds = ['hubspot', 'pipedrive'] as const;
 export const crmProviderIdSchema = z.enum(crmProviderIds).meta({ id: 'CrmProviderId' });
@@ -149,6 +152,7 @@ export type CrmDeliveryKind = z.infer<typeof crmDeliveryKindSchema>;
  * union of both whitespace sets is excluded, so that "not blank" means the same to the document and
  * to the server.
  */
+// eslint-disable-next-line no-control-regex -- \x1c-\x1f are whitespace to Python's re (above)
 const notSpace = /[^\s\x1c-\x1f\x85\ufeff]/;
 
 /** Text with something besides spaces, trimmed. */
@@ -162,6 +166,7 @@ const crmDeliveryTarget = {
     .string()
     .min(1)
     .max(64)
+    // eslint-disable-next-line no-control-regex -- the same whitespace set as notSpace
     .regex(/^[^\s\x1c-\x1f\x85\ufeff]+$/, 'A contact id has no spaces'),
 };
 
@@ -213,7 +218,7 @@ export const crmDeliverySchema = z
   .meta({ id: 'CrmDelivery' });
 export type CrmDelivery = z.infer<typeof crmDeliverySchema>;
 
-export const crmDeliveriesQuerySchema = z.object({ transcriptId: z.string().min(1).max(64) });
+export const crmDeliveriesQuerySchema = z.object({ transcriptId: resourceIdSchema });
 
 export const crmDeliveryListSchema = z
   .object({ deliveries: z.array(crmDeliverySchema) })

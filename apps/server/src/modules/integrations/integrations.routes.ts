@@ -13,6 +13,7 @@ import {
   crmProviderListSchema,
   integrationListSchema,
   sendTextToCrmRequestSchema,
+  resourceIdParamsSchema,
   sendToCrmRequestSchema,
 } from '@verbatim/contracts';
 import type { onRequestAsyncHookHandler } from 'fastify';
@@ -107,7 +108,7 @@ export function integrationsRoutes(
           tags,
           summary: 'Disconnect: revoke the token at the provider where it can be revoked, then forget it',
           security: consoleSecurity,
-          params: z.object({ id: z.string().min(1).max(64) }),
+          params: resourceIdParamsSchema,
           response: { 204: z.null().describe('disconnected'), ...errors },
         },
       },
@@ -184,7 +185,7 @@ export function integrationsRoutes(
             'an `Idempotency-Key` header makes any request repeatable. The note or task carries the file name, ' +
             "date, language, duration and the transcript text, cut to the provider's limit.",
           security: publicApiSecurity,
-          params: z.object({ id: z.string().min(1).max(64) }),
+          params: resourceIdParamsSchema,
           headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
           body: sendToCrmRequestSchema,
           response: { 202: crmDeliverySchema, ...errors },
