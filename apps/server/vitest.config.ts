@@ -1,11 +1,30 @@
 import { defineProject } from 'vitest/config';
 
+/**
+ * The second pass on PostgreSQL (`npm run test:postgres`) leaves out the suites whose subject is
+ * speech recognition: they spend minutes in whisper.cpp, and what they write to the database goes
+ * through the ledger, settings and files code that the remaining suites exercise on PostgreSQL.
+ */
+const speechSuites = [
+  'src/modules/transcripts/transcripts.routes.test.ts',
+  'src/modules/transcripts/openai-transcriptions.routes.test.ts',
+  'src/modules/transcripts/transcribe.cli.test.ts',
+  'src/modules/transcripts/speech-unavailable.test.ts',
+  'src/modules/transcripts/live/live.routes.test.ts',
+  'src/modules/speech-models/**/*.test.ts',
+  'src/modules/settings/settings.languages.test.ts',
+  'src/modules/files/files.progress.test.ts',
+  'src/modules/integrations/upload-to-crm.test.ts',
+];
+const databasePassOnly = process.env.VERBATIM_TEST_PASS === 'database';
+
 export default defineProject({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     name: 'server',
     include: ['src/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...(databasePassOnly ? speechSuites : [])],
     environment: 'node',
     // Each file starts its own app and database; PGlite takes a few seconds to boot.
     testTimeout: 30_000,
