@@ -65,7 +65,7 @@ function bodyOf(fetchMock: ReturnType<typeof stubApi>, method: string, path: str
   return call ? JSON.parse(call[1]?.body as string) : undefined;
 }
 
-async function pickContact(scope: ReturnType<typeof within>) {
+async function pickContact(scope: Pick<typeof screen, 'getByRole'>) {
   const contact = scope.getByRole('textbox', { name: 'Contact' });
   await vi.waitFor(() => expect(contact).toHaveAttribute('placeholder', 'Pick a contact'));
   await userEvent.click(contact);
@@ -119,7 +119,7 @@ describe('sending to the CRM', { timeout: 30_000 }, () => {
       title: 'Live transcription',
       crm: { integrationId: 'int_1', contactId: '1001', as: 'note' },
     });
-    const listed = fetchMock.mock.calls.map(([input]) => String(input));
+    const listed = fetchMock.mock.calls.map(([input]) => (typeof input === 'string' ? input : ''));
     expect(listed).toContain('/api/v1/crm-deliveries?transcriptId=txt_abc');
   });
 
