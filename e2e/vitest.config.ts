@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { testReportOptions } from '../scripts/test-report.js';
 
 // Browser journeys against the built product: `npm run build`, then
 // `npx vitest run --config e2e/vitest.config.ts`. One server for all files, files one after another.
@@ -13,5 +14,6 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    ...testReportOptions('journeys'),
   },
 });
