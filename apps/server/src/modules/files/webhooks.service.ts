@@ -22,6 +22,8 @@ export interface WebhooksOptions {
   timeoutMs: number;
   firstRetryDelaySeconds: number;
   logger: Logger;
+  /** The time: each message's creation, each attempt, the retry schedule and its 24 h window. */
+  now?: () => Date;
 }
 
 /** Retries go on for a day after the event (Standard Webhooks' usual schedule spans about as long). */
@@ -35,7 +37,11 @@ const maxRetryDelayMs = 4 * 3600 * 1000;
  * doubling delay for 24 hours.
  */
 export class WebhooksService {
-  constructor(private readonly options: WebhooksOptions) {}
+  readonly #now: () => Date;
+
+  constructor(private readonly options: WebhooksOptions) {
+    this.#now = options.now ?? (() => new Date());
+  }
 
   /** The account's signing secret, created on first use (stored sealed, never in plain text). */
   async secretOf(accountId: string): Promise<string> {
@@ -62,7 +68,7 @@ export class WebhooksService {
       .insertInto('webhook_secrets')
       .values({ account_id: accountId, secret: sealed })
       .onConflict((conflict) =>
-        conflict.column('account_id').doUpdateSet({ secret: sealed, created_at: new Date() }),
+        conflict.column('account_id').doUpdateSet({ secret: sealed, created_at: this.#now() }),
       )
       .execute();
     return secret;
@@ -115,6 +121,7 @@ export class WebhooksService {
       transcriptUrl: `${this.options.publicUrl}/api/v1/transcripts/download?fileIds=${encodeURIComponent(file.id)}&format=application%2Fjson`,
     };
     const id = newId('msg');
+    const now = this.#now();
     await this.options.db
       .insertInto('webhook_messages')
       .values({
@@ -123,7 +130,9 @@ export class WebhooksService {
         file_id: file.id,
         url: file.callback_url,
         payload: JSON.stringify(body),
-        next_attempt_at: new Date(),
+        // The retry window counts from here, on the same clock as the attempts (not the database's).
+        created_at: now,
+        next_attempt_at: now,
       })
       .execute();
     await this.options.queue.send(deliverWebhookJob, { messageId: id });
@@ -192,7 +201,8 @@ export class WebhooksService {
     if (!message || message.status !== 'pending') return;
     const attempt = message.attempts + 1;
     const secret = await this.secretOf(message.account_id);
-    const timestamp = Math.floor(Date.now() / 1000);
+    const attemptedAt = this.#now();
+    const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
@@ -227,7 +237,7 @@ export class WebhooksService {
       maxRetryDelayMs,
       this.options.firstRetryDelaySeconds * 1000 * 2 ** (attempt - 1),
     );
-    const nextAt = new Date(Date.now() + delayMs);
+    const nextAt = new Date(attemptedAt.getTime() + delayMs);
     const retry = !succeeded && nextAt.getTime() <= message.created_at.getTime() + retryWindowMs;
     await db.transaction().execute(async (trx) => {
       await trx
@@ -236,6 +246,7 @@ export class WebhooksService {
           id: newId('wha'),
           message_id: message.id,
           attempt,
+          at: attemptedAt,
           url: message.url,
           status_code: statusCode,
           error,
