@@ -52,7 +52,7 @@ import { SecretStore } from './platform/crypto/secret-store.js';
 import { TokenSealer } from './platform/crypto/token-sealer.js';
 import { createPaymentProviders } from './platform/payments/payment-providers.js';
 import { openDatabase, type Database } from './platform/db/database.js';
-import { LocalFileStorage } from './platform/storage/local-file-storage.js';
+import { openFileStorage } from './platform/storage/open-file-storage.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import type { MailTransport } from './platform/mail/mail-transport.js';
 import { createMailTransport } from './platform/mail/nodemailer-transport.js';
@@ -123,7 +123,8 @@ export async function startRuntime(
 
     const mail = new MailService(new MailRepository(database.db), queue, transport, config.mail.from, logger);
     const secrets = new SecretStore(database.db);
-    const storage = new LocalFileStorage(config.storage.directory);
+    const { storage, close: closeStorage } = await openFileStorage(config.storage);
+    closers.push(closeStorage);
     const profilePhotos = new ProfilePhotos(storage, config.profilePhotoMaxBytes);
     const hasher = new Argon2PasswordHasher();
     const captcha = new CaptchaService(config.accounts.captcha, database.db, secrets, logger);

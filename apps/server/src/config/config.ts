@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { MeteredProduct } from '@verbatim/contracts';
 import { z } from 'zod';
 import { isCountryCode } from '../modules/vat/countries.js';
+import type { S3StorageSettings } from '../platform/storage/s3-file-storage.js';
 import { checkVatNumber, vatPrefixOf } from '../modules/vat/vat-number.js';
 import { memberStateOf } from '../modules/vat/vat-treatment.js';
 
@@ -240,6 +241,29 @@ const environmentSchema = z.object({
   LIVE_METERING_SLICE_SECONDS: positiveInt.max(15).default(15),
   FILES_STORAGE_QUOTA_BYTES: positiveInt.default(10 * 1024 ** 3),
   FILES_PROCESSING_STALE_SECONDS: positiveInt.min(5).default(120),
+  // Where files are kept: a folder under DATA_DIR, or a bucket of S3 or an S3-compatible store.
+  FILES_STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+  S3_ENDPOINT: httpUrl.optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/, 'must be a region such as eu-west-3')
+    .default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3 to 63 of a-z, 0-9, dots, hyphens)')
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanFlag.optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(
+      /^([A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}\/?$/,
+      'must be folder names such as verbatim/',
+    )
+    .refine((value) => !value.includes('..'), 'must not contain ..')
+    .transform((value) => (value.endsWith('/') ? value : `${value}/`))
+    .optional(),
   WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: booleanFlag.default(false),
   OUTBOUND_HTTP_DISABLED: booleanFlag.default(false),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
@@ -261,8 +285,11 @@ const environmentSchema = z.object({
 export type Environment = z.input<typeof environmentSchema>;
 
 export interface Config {
-  /** Files the product keeps: the local folder of the embedded default. */
-  storage: { kind: 'local'; directory: string };
+  /**
+   * Files the product keeps: the local folder `directory` of the embedded default, or a bucket of
+   * S3 or an S3-compatible store (FILES_STORAGE=s3).
+   */
+  storage: { kind: 'local'; directory: string } | { kind: 's3'; directory: string; s3: S3StorageSettings };
   profilePhotoMaxBytes: number;
   identity: {
     /** The token issuer: PUBLIC_URL/oidc. */
@@ -464,6 +491,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
     ...recaptchaProblems(present),
     ...sellerVatNumberProblems(parsed.data),
     ...stripeProblems(present),
+    ...s3Problems(present),
     ...pairedProblems(present, 'OAUTH_GOOGLE_CLIENT_ID', 'OAUTH_GOOGLE_CLIENT_SECRET'),
     ...licenceProblems(present),
     ...pairedProblems(present, 'OAUTH_GITHUB_CLIENT_ID', 'OAUTH_GITHUB_CLIENT_SECRET'),
@@ -476,7 +504,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     environment: e.NODE_ENV,
-    storage: { kind: 'local', directory: path.join(dataDir, 'files') },
+    storage: fileStorageConfig(e, path.join(dataDir, 'files')),
     profilePhotoMaxBytes: e.PROFILE_PHOTO_MAX_BYTES,
     identity: {
       issuer: `${publicUrl}/oidc`,
@@ -686,6 +714,35 @@ function licenceProblems(env: Record<string, string | undefined>): string[] {
         'LICENSE_PUBLIC_KEY: required with LICENSE_KEY (GET /api/v1/licensing/public-key of the licence server)',
       ]
     : [];
+}
+
+/** FILES_STORAGE=s3 needs a bucket; a key id without its secret (or the reverse) is a mistake. */
+function s3Problems(env: Record<string, string | undefined>): string[] {
+  if (env.FILES_STORAGE !== 's3') return [];
+  return [
+    ...(env.S3_BUCKET ? [] : ['S3_BUCKET: required when FILES_STORAGE is s3']),
+    ...pairedProblems(env, 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'),
+  ];
+}
+
+function fileStorageConfig(e: z.output<typeof environmentSchema>, directory: string): Config['storage'] {
+  if (e.FILES_STORAGE === 'local' || !e.S3_BUCKET) return { kind: 'local', directory };
+  return {
+    kind: 's3',
+    directory,
+    s3: {
+      bucket: e.S3_BUCKET,
+      region: e.S3_REGION,
+      endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+      // S3-compatible stores (MinIO…) mostly address buckets by path; AWS by host name.
+      forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+      prefix: e.S3_PREFIX ?? '',
+      credentials:
+        e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+          ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+          : undefined,
+    },
+  };
 }
 
 /** Stripe needs its secret key and the webhook endpoint's signing secret. */

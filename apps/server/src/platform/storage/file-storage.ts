@@ -24,6 +24,7 @@ export interface FileStorage {
   /**
    * Streams `source` into the object from byte `offset` (anything after it is dropped first), never
    * holding it in memory; stops with `limitError()` once the object would pass `maxSize` bytes.
+   * An offset past the bytes held writes nothing: the answer's error says so, with the size held.
    */
   writeFrom(
     key: string,
@@ -34,6 +35,14 @@ export interface FileStorage {
   /** The object's bytes as a stream; undefined when there is nothing. */
   read(key: string): Promise<Readable | undefined>;
   localCopy(key: string): Promise<LocalCopy>;
+}
+
+/** The answer of `writeFrom` at an offset past the bytes held: nothing written, nothing dropped. */
+export function offsetPastEnd(key: string, held: number, offset: number): PartialWrite {
+  return {
+    size: held,
+    error: new RangeError(`"${key}" holds ${held} bytes: it cannot be written from byte ${offset}`),
+  };
 }
 
 /** Keys are relative paths of safe segments: no traversal, no hidden files, no absolute paths. */

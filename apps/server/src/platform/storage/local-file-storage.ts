@@ -4,7 +4,13 @@ import { mkdir, open, readFile, rename, rm, stat, truncate, writeFile } from 'no
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertSafeKey, type FileStorage, type LocalCopy, type PartialWrite } from './file-storage.js';
+import {
+  assertSafeKey,
+  offsetPastEnd,
+  type FileStorage,
+  type LocalCopy,
+  type PartialWrite,
+} from './file-storage.js';
 
 /** The embedded default: files under a local folder (DATA_DIR/files). */
 export class LocalFileStorage implements FileStorage {
@@ -54,6 +60,8 @@ export class LocalFileStorage implements FileStorage {
   ): Promise<PartialWrite> {
     const file = this.#path(key);
     await mkdir(path.dirname(file), { recursive: true });
+    const held = (await this.size(key)) ?? 0;
+    if (offset > held) return offsetPastEnd(key, held, offset);
     // Create it if missing, then drop what an interrupted earlier write left past the offset.
     await (await open(file, 'a', 0o600)).close();
     await truncate(file, offset);
@@ -95,8 +103,8 @@ export class LocalFileStorage implements FileStorage {
   }
 
   localCopy(key: string): Promise<LocalCopy> {
-    // Already a local file: nothing to copy or to clean up.
-    return Promise.resolve({ path: this.#path(key), release: () => Promise.resolve() });
+    // Already a local file: nothing to copy or to clean up (an unsafe key rejects, as elsewhere).
+    return Promise.resolve().then(() => ({ path: this.#path(key), release: () => Promise.resolve() }));
   }
 
   #path(key: string): string {
