@@ -15,6 +15,7 @@ const speechSuites = [
   'src/modules/settings/settings.languages.test.ts',
   'src/modules/files/files.progress.test.ts',
   'src/modules/files/files.workers.speech.test.ts',
+  'src/modules/files/recording-fetch.test.ts',
   'src/modules/integrations/upload-to-crm.test.ts',
 ];
 const databasePassOnly = process.env.VERBATIM_TEST_PASS === 'database';

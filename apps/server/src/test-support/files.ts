@@ -192,6 +192,21 @@ export class HttpCustomer {
     return response.text();
   }
 
+  /** A call with the customer's credentials, whatever its answer: its status and body. */
+  async request(
+    method: string,
+    url: string,
+    body?: string | FormData | Buffer,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; text: string }> {
+    const response = await fetch(`${this.baseUrl}/api/v1${url}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, ...headers },
+      ...(body !== undefined ? { body } : {}),
+    });
+    return { status: response.status, text: await response.text() };
+  }
+
   /** A call answered with 2xx and JSON (or nothing); any other answer throws with its body. */
   async json<T>(
     method: string,
@@ -199,13 +214,8 @@ export class HttpCustomer {
     body?: string | FormData | Buffer,
     headers: Record<string, string> = {},
   ): Promise<T> {
-    const response = await fetch(`${this.baseUrl}/api/v1${url}`, {
-      method,
-      headers: { authorization: `Bearer ${this.token}`, ...headers },
-      ...(body !== undefined ? { body } : {}),
-    });
-    const text = await response.text();
-    if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+    const { status, text } = await this.request(method, url, body, headers);
+    if (status >= 300) throw new Error(`${method} ${url}: ${status} ${text}`);
     return (text ? JSON.parse(text) : null) as T;
   }
 

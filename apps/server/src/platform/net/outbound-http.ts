@@ -83,7 +83,11 @@ export interface OutboundRequest {
   body?: string | Buffer;
   /** The whole exchange, connection to the end of the headers. */
   timeoutMs: number;
-  allowPrivateAddresses: boolean;
+  /**
+   * true: any address (local testing); false: public addresses only; a list: public addresses and
+   * exactly these (a media server or a stand-in on the local network, nothing else internal).
+   */
+  allowPrivateAddresses: AddressPolicy;
   /** Send nothing: the request fails at once with OutboundDisabledError (a server configured offline). */
   disabled?: boolean;
   signal?: AbortSignal;
@@ -96,14 +100,21 @@ export interface OutboundResponse {
   body: IncomingMessage;
 }
 
-function guardedLookup(allowPrivate: boolean): LookupFunction {
+export type AddressPolicy = boolean | readonly string[];
+
+function addressAllowed(address: string, policy: AddressPolicy): boolean {
+  if (policy === true || isPublicAddress(address)) return true;
+  return policy !== false && policy.includes(address);
+}
+
+function guardedLookup(policy: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) {
         callback(error, '', 0);
         return;
       }
-      const refused = allowPrivate ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
+      const refused = addresses.find((entry) => !addressAllowed(entry.address, policy));
       const chosen = addresses[0];
       if (refused) {
         callback(new AddressRefusedError(hostname, refused.address), '', 0);
@@ -136,7 +147,7 @@ export function outboundRequest(request: OutboundRequest): Promise<OutboundRespo
     return Promise.reject(new Error(`${url.protocol} addresses are not supported`));
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0 && !request.allowPrivateAddresses && !isPublicAddress(host)) {
+  if (isIP(host) !== 0 && !addressAllowed(host, request.allowPrivateAddresses)) {
     return Promise.reject(new AddressRefusedError(host, host));
   }
   const client = url.protocol === 'https:' ? https : http;
