@@ -258,10 +258,9 @@ const environmentSchema = z.object({
   S3_PREFIX: z
     .string()
     .regex(
-      /^([A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}\/?$/,
+      /^(?!.*\.\.)([A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}\/?$/,
       'must be folder names such as verbatim/',
     )
-    .refine((value) => !value.includes('..'), 'must not contain ..')
     .transform((value) => (value.endsWith('/') ? value : `${value}/`))
     .optional(),
   WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: booleanFlag.default(false),

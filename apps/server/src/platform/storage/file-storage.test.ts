@@ -326,4 +326,26 @@ describe('S3FileStorage against the store itself', () => {
     await expect(present.verify()).resolves.toBeUndefined();
     present.close();
   });
+
+  it('names the credentials when the store refuses them', { timeout: 60_000 }, async () => {
+    const checking = await S3StandIn.start({ checkCredentials: true });
+    try {
+      const storage = new S3FileStorage({
+        bucket: 'verbatim',
+        region: S3StandIn.region,
+        endpoint: checking.endpoint,
+        forcePathStyle: true,
+        prefix: '',
+        credentials: { accessKeyId: 'AKIAUNKNOWN', secretAccessKey: 'wrong' },
+      });
+      const problem = await storage.verify().catch((error: unknown) => error);
+      expect(problem).toMatchObject({
+        variable: 'S3_ACCESS_KEY_ID',
+        message: `the store at ${checking.endpoint} refused access to the bucket "verbatim": wrong credentials, or they may not use it`,
+      });
+      storage.close();
+    } finally {
+      await checking.stop();
+    }
+  });
 });

@@ -321,35 +321,43 @@ class MultipartUpload {
   }
 
   async part(body: Buffer): Promise<void> {
-    const uploadId = await this.#start();
-    const partNumber = this.#parts.length + 1;
-    const answer = await this.client.send(
-      new UploadPartCommand({
-        Bucket: this.bucket,
-        Key: this.key,
-        UploadId: uploadId,
-        PartNumber: partNumber,
-        Body: body,
-      }),
+    await this.#add(
+      async (target) => (await this.client.send(new UploadPartCommand({ ...target, Body: body }))).ETag,
     );
-    this.#parts.push({ PartNumber: partNumber, ETag: answer.ETag });
   }
 
   /** Bytes [start, end) of the object as it is now, copied by the store into the next part. */
   async copy(start: number, end: number): Promise<void> {
-    const uploadId = await this.#start();
-    const partNumber = this.#parts.length + 1;
-    const answer = await this.client.send(
-      new UploadPartCopyCommand({
-        Bucket: this.bucket,
-        Key: this.key,
-        UploadId: uploadId,
-        PartNumber: partNumber,
-        CopySource: `${this.bucket}/${this.key}`,
-        CopySourceRange: `bytes=${start}-${end - 1}`,
-      }),
+    await this.#add(
+      async (target) =>
+        (
+          await this.client.send(
+            new UploadPartCopyCommand({
+              ...target,
+              CopySource: `${this.bucket}/${this.key}`,
+              CopySourceRange: `bytes=${start}-${end - 1}`,
+            }),
+          )
+        ).CopyPartResult?.ETag,
     );
-    this.#parts.push({ PartNumber: partNumber, ETag: answer.CopyPartResult?.ETag });
+  }
+
+  /** Sends the next part (numbered in order) and keeps the ETag that completing it needs. */
+  async #add(
+    send: (target: {
+      Bucket: string;
+      Key: string;
+      UploadId: string;
+      PartNumber: number;
+    }) => Promise<string | undefined>,
+  ): Promise<void> {
+    const target = {
+      Bucket: this.bucket,
+      Key: this.key,
+      UploadId: await this.#start(),
+      PartNumber: this.#parts.length + 1,
+    };
+    this.#parts.push({ PartNumber: target.PartNumber, ETag: await send(target) });
   }
 
   async complete(): Promise<void> {

@@ -36,7 +36,8 @@ export class S3StandIn {
     });
   }
 
-  static async start(): Promise<S3StandIn> {
+  /** `checkCredentials`: moto checks every request's signature against its own (empty) IAM users. */
+  static async start(options: { checkCredentials?: boolean } = {}): Promise<S3StandIn> {
     let motoServer: string;
     try {
       const { stdout } = await promisify(execFile)('bash', [installScript], { timeout: 300_000 });
@@ -50,6 +51,7 @@ export class S3StandIn {
     const port = await freePort();
     const child = spawn(motoServer, ['-H', '127.0.0.1', '-p', String(port)], {
       stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...(options.checkCredentials ? { INITIAL_NO_AUTH_ACTION_COUNT: '0' } : {}) },
     });
     let output = '';
     child.stderr?.on('data', (chunk: Buffer) => {
