@@ -1,10 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { readManifest, sharedModelsDir } from '@verbatim/speech/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver } from '../../test-support/files.js';
-import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
+import { readManifest } from '@verbatim/speech/test-support';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../test-support/wait.js';
-import { loggedBy, startWorkerPair, uploadAll, type WorkerPair } from '../../test-support/worker-pair.js';
+import { loggedBy, settledFiles, uploadAll, useWorkerPair } from '../../test-support/worker-pair.js';
 import { transcribeFileJob } from './files.jobs.js';
 
 /** Short English clips (3 to 6 s), each a different recording. */
@@ -27,29 +25,11 @@ const clips = [
  * behaviour without speech is files.workers.test.ts, which also runs on PostgreSQL).
  */
 describe('two workers transcribe N files: each once, charged once', { timeout: 300_000 }, () => {
-  let pair: WorkerPair;
-  let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    pair = await startWorkerPair({
-      SPEECH_MODELS_DIR: sharedModelsDir,
-      SPEECH_MODEL_EN: 'tiny.en-q8_0',
-      SPEECH_WORKERS: '1',
-      SPEECH_THREADS: '1',
-      WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await pair.close();
-    await receiver.close();
-  });
+  const workers = useWorkerPair();
 
   it('transcribes each file once, by one worker, charges it once at its duration, and both workers work', async () => {
-    const { first, second } = pair;
-    const account = await createAccount(first);
-    const headers = bearer(await signIn(first, account.email));
+    const pair = workers();
+    const { first, second, receiver } = pair;
     const recordings = await Promise.all(
       clips.map(async (clip) => ({
         fileName: clip.path.split('/').at(-1) ?? 'clip',
@@ -57,11 +37,7 @@ describe('two workers transcribe N files: each once, charged once', { timeout: 3
         data: await readFile(clip.absolutePath),
       })),
     );
-    const ids = (
-      await Promise.all(
-        recordings.map((recording) => uploadAll(first.app, headers, [recording], receiver.url)),
-      )
-    ).flat();
+    const { accountId, ids } = await uploadAll(pair, recordings);
     for (const fileId of ids) await second.queue.send(transcribeFileJob, { fileId });
 
     const db = first.database.db;
@@ -78,19 +54,7 @@ describe('two workers transcribe N files: each once, charged once', { timeout: 3
       'every transcription',
       240_000,
     );
-    await waitFor(async () => {
-      const open = await first.database.pool.query<{ count: string }>(
-        `select count(*) from pgboss.job where name = $1 and state in ('created', 'retry', 'active')`,
-        [transcribeFileJob.name],
-      );
-      return Number(open.rows[0]?.count) === 0;
-    }, 'the duplicated jobs');
-
-    const rows = await db
-      .selectFrom('submitted_files')
-      .select(['id', 'status', 'attempts', 'duration_seconds', 'failure_reason'])
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await settledFiles(pair, ids);
     for (const row of rows) {
       expect(row, row.id).toMatchObject({ status: 'done', attempts: 1, failure_reason: null });
     }
@@ -106,7 +70,7 @@ describe('two workers transcribe N files: each once, charged once', { timeout: 3
     const usage = await db
       .selectFrom('ledger_entries')
       .select(['reference', 'billed_seconds', 'product'])
-      .where('account_id', '=', account.id)
+      .where('account_id', '=', accountId)
       .where('kind', '=', 'usage')
       .execute();
     expect(usage.map((entry) => entry.reference).sort()).toEqual(ids.map((id) => `file:${id}`).sort());

@@ -1,9 +1,6 @@
-import { sharedModelsDir } from '@verbatim/speech/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type WebhookReceiver } from '../../test-support/files.js';
-import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../test-support/wait.js';
-import { loggedBy, startWorkerPair, uploadAll, type WorkerPair } from '../../test-support/worker-pair.js';
+import { loggedBy, settledFiles, uploadAll, useWorkerPair } from '../../test-support/worker-pair.js';
 import { transcribeFileJob } from './files.jobs.js';
 
 const files = 12;
@@ -15,41 +12,18 @@ const files = 12;
  * files.workers.speech.test.ts (default pass only).
  */
 describe('two workers sharing one database take each file exactly once', { timeout: 120_000 }, () => {
-  let pair: WorkerPair;
-  let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    pair = await startWorkerPair({
-      // A model must be installed for the engine to take files; none is run (no file is audio).
-      SPEECH_MODELS_DIR: sharedModelsDir,
-      SPEECH_MODEL_EN: 'tiny.en-q8_0',
-      SPEECH_WORKERS: '1',
-      SPEECH_THREADS: '1',
-      WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await pair.close();
-    await receiver.close();
-  });
+  // A model is installed for the engine to take files; none is run (no file is audio).
+  const workers = useWorkerPair();
 
   it('processes each of N files once, with one outcome and one webhook each, even when its job is queued three times', async () => {
-    const { first, second } = pair;
-    const account = await createAccount(first);
-    const headers = bearer(await signIn(first, account.email));
+    const pair = workers();
+    const { first, second, receiver } = pair;
     const recordings = Array.from({ length: files }, (_, index) => ({
       fileName: `notes-${index}.mp3`,
       type: 'audio/mpeg',
       data: Buffer.from(`meeting notes ${index}: plainly text, not a recording\n`.repeat(40)),
     }));
-    // All at once, so that the queue holds a backlog the four consumers (two per worker) compete for.
-    const ids = (
-      await Promise.all(
-        recordings.map((recording) => uploadAll(first.app, headers, [recording], receiver.url)),
-      )
-    ).flat();
+    const { accountId, ids } = await uploadAll(pair, recordings);
     // A duplicated job from each worker's side: the file's claim must make it harmless.
     for (const fileId of ids) {
       await first.queue.send(transcribeFileJob, { fileId });
@@ -58,28 +32,19 @@ describe('two workers sharing one database take each file exactly once', { timeo
 
     const db = first.database.db;
     await waitFor(
-      async () => {
-        const open = await first.database.pool.query<{ count: string }>(
-          `select count(*) from pgboss.job where name = $1 and state in ('created', 'retry', 'active')`,
-          [transcribeFileJob.name],
-        );
-        const delivered = await db
-          .selectFrom('webhook_messages')
-          .select('id')
-          .where('status', '=', 'delivered')
-          .where('file_id', 'in', ids)
-          .execute();
-        return Number(open.rows[0]?.count) === 0 && delivered.length >= ids.length;
-      },
-      'every job and webhook',
+      async () =>
+        (
+          await db
+            .selectFrom('webhook_messages')
+            .select('id')
+            .where('status', '=', 'delivered')
+            .where('file_id', 'in', ids)
+            .execute()
+        ).length >= ids.length,
+      'every webhook',
       90_000,
     );
-
-    const rows = await db
-      .selectFrom('submitted_files')
-      .select(['id', 'status', 'failure_reason', 'attempts', 'claim'])
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await settledFiles(pair, ids);
     expect(rows).toHaveLength(files);
     for (const row of rows) {
       expect(row, row.id).toMatchObject({
@@ -115,7 +80,7 @@ describe('two workers sharing one database take each file exactly once', { timeo
     const usage = await db
       .selectFrom('ledger_entries')
       .select('reference')
-      .where('account_id', '=', account.id)
+      .where('account_id', '=', accountId)
       .where('kind', '=', 'usage')
       .execute();
     expect(usage).toEqual([]);
