@@ -204,6 +204,34 @@ describe('webhook retries: exponential backoff, 24 h cutoff, stop on 2xx', () =>
     expect(receiver.received.length - before).toBe(attempts.length);
   });
 
+  it('makes no retry whose run comes after the 24 h window (workers down), and fails the message', async () => {
+    const fileId = await doneFile();
+    const created = new Date(Math.floor(Date.now() / 1000) * 1000);
+    now = created;
+    receiver.statuses.splice(0, receiver.statuses.length, 500);
+    const before = receiver.received.length;
+    const messageId = await webhooks.notify(fileId);
+    if (!messageId) throw new Error('no message queued');
+    await webhooks.deliver(messageId);
+    expect((await attemptsOf(messageId)).map((attempt) => attempt.next_attempt_at?.getTime())).toEqual([
+      created.getTime() + firstRetryDelaySeconds * 1000,
+    ]);
+
+    // The retry's run comes 30 hours later: nothing is sent, the message has failed.
+    now = new Date(created.getTime() + 30 * 3600_000);
+    await webhooks.deliver(messageId);
+    expect(receiver.received.length - before).toBe(1);
+    expect(await attemptsOf(messageId)).toHaveLength(1);
+    expect(
+      await runtime.database.db
+        .selectFrom('webhook_messages')
+        .select(['status', 'attempts', 'next_attempt_at'])
+        .where('id', '=', messageId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'failed', attempts: 1, next_attempt_at: null });
+    expect((await fileRow(fileId)).webhookStatus).toBe('failed');
+  });
+
   it('stops retrying once the receiver answers 2xx after a few failures', async () => {
     const fileId = await doneFile();
     const created = new Date(Math.floor(Date.now() / 1000) * 1000);

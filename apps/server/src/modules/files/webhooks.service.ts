@@ -200,8 +200,23 @@ export class WebhooksService {
       .executeTakeFirst();
     if (!message || message.status !== 'pending') return;
     const attempt = message.attempts + 1;
-    const secret = await this.secretOf(message.account_id);
     const attemptedAt = this.#now();
+    // A retry whose run comes after the window (the workers were down) is not made: the message
+    // has failed. The first attempt is always made, however late.
+    if (attempt > 1 && attemptedAt.getTime() > message.created_at.getTime() + retryWindowMs) {
+      await db
+        .updateTable('webhook_messages')
+        .set({ status: 'failed', next_attempt_at: null })
+        .where('id', '=', message.id)
+        .where('status', '=', 'pending')
+        .execute();
+      logger.info(
+        { messageId: message.id, fileId: message.file_id, attempts: message.attempts },
+        'webhook retry window over; not retried',
+      );
+      return;
+    }
+    const secret = await this.secretOf(message.account_id);
     const timestamp = Math.floor(attemptedAt.getTime() / 1000);
     const started = performance.now();
     let statusCode: number | null = null;
