@@ -82,6 +82,26 @@ describe('webhook retries: exponential backoff, 24 h cutoff, stop on 2xx', () =>
     return id;
   }
 
+  /** A message for a new file, created now, the receiver answering `statuses` in turn. */
+  async function newMessage(statuses: number[]) {
+    const fileId = await doneFile();
+    const created = new Date(Math.floor(Date.now() / 1000) * 1000);
+    now = created;
+    receiver.statuses.splice(0, receiver.statuses.length, ...statuses);
+    const before = receiver.received.length;
+    const messageId = await webhooks.notify(fileId);
+    if (!messageId) throw new Error('no message queued');
+    return { fileId, created, before, messageId };
+  }
+
+  function messageState(messageId: string) {
+    return runtime.database.db
+      .selectFrom('webhook_messages')
+      .select(['status', 'attempts', 'next_attempt_at'])
+      .where('id', '=', messageId)
+      .executeTakeFirstOrThrow();
+  }
+
   /** Runs each attempt at the time it was scheduled for, until the message is delivered or failed. */
   async function driveUntilSettled(messageId: string): Promise<void> {
     for (let guard = 0; guard < 100; guard++) {
@@ -128,13 +148,7 @@ describe('webhook retries: exponential backoff, 24 h cutoff, stop on 2xx', () =>
   }
 
   it('retries a receiver answering 500 with doubling delays and gives up within 24 h of the message', async () => {
-    const fileId = await doneFile();
-    const created = new Date(Math.floor(Date.now() / 1000) * 1000);
-    now = created;
-    receiver.statuses.splice(0, receiver.statuses.length, ...Array<number>(100).fill(500));
-    const before = receiver.received.length;
-    const messageId = await webhooks.notify(fileId);
-    if (!messageId) throw new Error('no message queued');
+    const { fileId, created, before, messageId } = await newMessage(Array<number>(100).fill(500));
     await driveUntilSettled(messageId);
     receiver.statuses.length = 0;
 
@@ -205,13 +219,7 @@ describe('webhook retries: exponential backoff, 24 h cutoff, stop on 2xx', () =>
   });
 
   it('makes no retry whose run comes after the 24 h window (workers down), and fails the message', async () => {
-    const fileId = await doneFile();
-    const created = new Date(Math.floor(Date.now() / 1000) * 1000);
-    now = created;
-    receiver.statuses.splice(0, receiver.statuses.length, 500);
-    const before = receiver.received.length;
-    const messageId = await webhooks.notify(fileId);
-    if (!messageId) throw new Error('no message queued');
+    const { fileId, created, before, messageId } = await newMessage([500]);
     await webhooks.deliver(messageId);
     expect((await attemptsOf(messageId)).map((attempt) => attempt.next_attempt_at?.getTime())).toEqual([
       created.getTime() + firstRetryDelaySeconds * 1000,
@@ -222,24 +230,12 @@ describe('webhook retries: exponential backoff, 24 h cutoff, stop on 2xx', () =>
     await webhooks.deliver(messageId);
     expect(receiver.received.length - before).toBe(1);
     expect(await attemptsOf(messageId)).toHaveLength(1);
-    expect(
-      await runtime.database.db
-        .selectFrom('webhook_messages')
-        .select(['status', 'attempts', 'next_attempt_at'])
-        .where('id', '=', messageId)
-        .executeTakeFirstOrThrow(),
-    ).toEqual({ status: 'failed', attempts: 1, next_attempt_at: null });
+    expect(await messageState(messageId)).toEqual({ status: 'failed', attempts: 1, next_attempt_at: null });
     expect((await fileRow(fileId)).webhookStatus).toBe('failed');
   });
 
   it('stops retrying once the receiver answers 2xx after a few failures', async () => {
-    const fileId = await doneFile();
-    const created = new Date(Math.floor(Date.now() / 1000) * 1000);
-    now = created;
-    receiver.statuses.splice(0, receiver.statuses.length, 500, 503, 500, 204);
-    const before = receiver.received.length;
-    const messageId = await webhooks.notify(fileId);
-    if (!messageId) throw new Error('no message queued');
+    const { fileId, created, before, messageId } = await newMessage([500, 503, 500, 204]);
     await driveUntilSettled(messageId);
 
     const attempts = await attemptsOf(messageId);
@@ -253,13 +249,11 @@ describe('webhook retries: exponential backoff, 24 h cutoff, stop on 2xx', () =>
       0, 5_000, 15_000, 35_000,
     ]);
     expect(attempts[3]?.next_attempt_at).toBeNull();
-    expect(
-      await runtime.database.db
-        .selectFrom('webhook_messages')
-        .select(['status', 'attempts', 'next_attempt_at'])
-        .where('id', '=', messageId)
-        .executeTakeFirstOrThrow(),
-    ).toEqual({ status: 'delivered', attempts: 4, next_attempt_at: null });
+    expect(await messageState(messageId)).toEqual({
+      status: 'delivered',
+      attempts: 4,
+      next_attempt_at: null,
+    });
     // No run queued after the delivery, and a late duplicate run sends nothing.
     expect(await queuedRuns(messageId)).toHaveLength(4);
     now = new Date(created.getTime() + 3600_000);
