@@ -110,7 +110,6 @@ pub struct RecognitionResult {
 #[napi]
 pub struct WhisperModel {
     context: WhisperContext,
-    state: Option<WhisperState>,
 }
 
 #[napi]
@@ -125,7 +124,7 @@ impl WhisperModel {
         params.flash_attn(false);
         let context = WhisperContext::new_with_params(&path, params)
             .map_err(|error| failure(format!("cannot load the model {path}: {error}")))?;
-        Ok(Self { context, state: None })
+        Ok(Self { context })
     }
 
     #[napi]
@@ -158,14 +157,13 @@ impl WhisperModel {
         if samples.is_empty() {
             return Err(failure("no samples to recognise"));
         }
-        if self.state.is_none() {
-            self.state = Some(
-                self.context
-                    .create_state()
-                    .map_err(|error| failure(format!("cannot create the decoder state: {error}")))?,
-            );
-        }
-        let state = self.state.as_mut().expect("state was just created");
+        // A fresh decoder state per call: a reused one carries the previous window's cross-attention
+        // cache past a shorter encoder context, so the same audio came out differently depending on
+        // what was decoded before it (measured on the dev set; creating one costs no measurable time).
+        let mut state = self
+            .context
+            .create_state()
+            .map_err(|error| failure(format!("cannot create the decoder state: {error}")))?;
 
         let beam_size = options.beam_size.unwrap_or(1).max(1);
         let strategy = if beam_size > 1 {
@@ -218,7 +216,7 @@ impl WhisperModel {
 
         if language == "auto" {
             if let Some(audio_context) = options.audio_context.filter(|frames| *frames > 0) {
-                prime_audio_context(state, audio_context, options.threads.unwrap_or(2).max(1));
+                prime_audio_context(&mut state, audio_context, options.threads.unwrap_or(2).max(1));
             }
         }
         let outcome = state.full(params, &samples);
@@ -234,7 +232,7 @@ impl WhisperModel {
         let language_id = state.full_lang_id_from_state();
         let detected = whisper_rs::get_lang_str(language_id).unwrap_or("").to_string();
         let end_of_text = self.context.token_eot();
-        let segments = collect_segments(state, end_of_text);
+        let segments = collect_segments(&state, end_of_text);
         Ok(RecognitionResult {
             language: if detected.is_empty() { language } else { detected },
             segments,

@@ -102,6 +102,26 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
     expect(after.result.segments.length).toBeGreaterThan(0);
   });
 
+  it('gives the same result for the same audio whatever the thread decoded before it', async () => {
+    // A short window after a long one: a decoder state reused across calls carried the long
+    // window's encoder output into the short window's decoding, and the words changed.
+    const french = pcmOf('fr/fleurs-fr-002.ogg');
+    const options = { language: 'fr', beamSize: 5, audioContext: 450 };
+    const recognise = async (samples: Float32Array, audioContext = options.audioContext) =>
+      (
+        await pool.recognise({
+          modelPath: baseModel,
+          samples: samples.slice(),
+          options: { ...options, audioContext },
+        })
+      ).result.segments;
+    const first = await recognise(french);
+    await recognise(pcmOf('fr/fleurs-fr-001.ogg'), 1500);
+    const again = await recognise(french);
+    expect(again.map((segment) => segment.text)).toEqual(first.map((segment) => segment.text));
+    expect(again.flatMap((segment) => segment.words)).toEqual(first.flatMap((segment) => segment.words));
+  });
+
   it('fails a job clearly when its model cannot be loaded, and the next job still runs', async () => {
     const missing = pool.recognise({
       modelPath: path.join(sharedModelsDir, 'ggml-missing.bin'),
