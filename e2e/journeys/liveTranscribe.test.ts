@@ -169,10 +169,7 @@ describe('live transcribe', () => {
     },
   );
 
-  // Known bug, issue 12 left open: after a picked recording has been sent and `Done` with it, the
-  // server sometimes never sends the last final nor closes (seen on a loaded machine; the socket
-  // suite's Done-and-close tests pass). Skipped until fixed, rather than left red.
-  liveJourney.skip(
+  liveJourney(
     'a recording picked instead: Start reads Upload, the text follows the recording at its pace and the session ends by itself',
     { timeout: 300_000 },
     async ({ page }) => {
