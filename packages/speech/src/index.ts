@@ -25,6 +25,7 @@ export { frenchMedicalCode } from './languages/fr-medical.js';
 export { isKnownLanguage, languageChoices, type LanguageChoice } from './languages/language-choices.js';
 export {
   RecogniserPool,
+  recognitionPriority,
   type Recogniser,
   type RecognitionOutcome,
   type RecognitionRequest,

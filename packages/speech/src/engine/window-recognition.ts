@@ -1,5 +1,5 @@
 import type { NativeSegment, NativeTranscribeOptions } from '../recogniser/native-addon.js';
-import type { Recogniser } from '../recogniser/recogniser-pool.js';
+import { recognitionPriority, type Recogniser } from '../recogniser/recogniser-pool.js';
 import type { TranscriptSegment, TranscriptWord } from '../transcript.js';
 import { isNonSpeechSegment, looksLikeLoop, withoutSoundAnnotations } from './hallucination-guards.js';
 
@@ -46,9 +46,9 @@ export interface WindowRequest {
    * A live partial (provisional text, decoded again a moment later): greedy, without whisper.cpp's
    * temperature fallback and without the second attempt on a loop, its tokens capped to what
    * speech of this length can hold: one cheap pass however the audio ends. A live final is decoded
-   * as batch windows are (no `live`).
+   * as batch windows are; live work goes before recordings in the recogniser's line.
    */
-  live?: 'partial';
+  live?: 'partial' | 'final';
 }
 
 export interface WindowResult {
@@ -62,6 +62,11 @@ export interface WindowResult {
 function encoderContextFor(samples: number): number {
   const frames = Math.ceil((samples / sampleRate) * encoderFramesPerSecond) + encoderContextMargin;
   return Math.min(fullEncoderContext, frames);
+}
+
+function priorityOf(live: WindowRequest['live']): number {
+  if (live === 'final') return recognitionPriority.liveFinal;
+  return live === 'partial' ? recognitionPriority.livePartial : recognitionPriority.batch;
 }
 
 function roundMs(seconds: number): number {
@@ -133,6 +138,7 @@ export async function recogniseWindow(
       modelPath: request.modelPath,
       samples: request.samples.slice(),
       options,
+      priority: priorityOf(request.live),
       ...(request.signal ? { signal: request.signal } : {}),
     });
     milliseconds += outcome.milliseconds;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSpeechError } from '../speech-error.js';
 import { sharedModelsDir, testdataFile } from '../test-support/paths.js';
-import { RecogniserPool } from './recogniser-pool.js';
+import { recognitionPriority, RecogniserPool } from './recogniser-pool.js';
 
 const baseModel = path.join(sharedModelsDir, 'ggml-base-q8_0.bin');
 
@@ -100,6 +100,29 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
       options: { language: 'en', audioContext: 614 },
     });
     expect(after.result.segments.length).toBeGreaterThan(0);
+  });
+
+  it('runs live finals, then live partials, before windows of recordings waiting in line', async () => {
+    const second = jfk.slice(0, 16_000 * 2);
+    const finished: string[] = [];
+    const submit = (name: string, priority?: number) =>
+      pool
+        .recognise({
+          modelPath: baseModel,
+          samples: second.slice(),
+          options: { language: 'en', audioContext: 164 },
+          ...(priority === undefined ? {} : { priority }),
+        })
+        .then(() => finished.push(name));
+    // The one thread is busy with the first job; the others wait in line.
+    await Promise.all([
+      submit('running'),
+      submit('recording 1'),
+      submit('partial', recognitionPriority.livePartial),
+      submit('recording 2', recognitionPriority.batch),
+      submit('final', recognitionPriority.liveFinal),
+    ]);
+    expect(finished).toEqual(['running', 'final', 'partial', 'recording 1', 'recording 2']);
   });
 
   it('gives the same result for the same audio whatever the thread decoded before it', async () => {

@@ -11,7 +11,16 @@ export interface RecognitionRequest {
   samples: Float32Array;
   options: Omit<NativeTranscribeOptions, 'threads'>;
   signal?: AbortSignal;
+  /** Higher goes first; the same priority, first in first out. Default: `recognitionPriority.batch`. */
+  priority?: number;
 }
+
+/**
+ * A live final is what a person waits for at the end of a sentence, a partial what they watch
+ * while speaking; a window of a recording is throughput work that can wait a moment. Each live
+ * stream has at most one recognition in the line, so live work cannot starve recordings for long.
+ */
+export const recognitionPriority = { batch: 0, livePartial: 1, liveFinal: 2 } as const;
 
 export interface RecognitionOutcome {
   result: NativeRecognition;
@@ -31,6 +40,7 @@ export interface RecogniserPoolOptions {
 
 interface PendingJob {
   id: number;
+  priority: number;
   message: ToRecogniserWorker;
   resolve: (outcome: FromRecogniserWorker) => void;
   reject: (error: Error) => void;
@@ -64,8 +74,9 @@ function startWorkerThread(): Worker {
 }
 
 /**
- * A fixed set of recogniser threads sharing one first-in-first-out line of jobs. A job is one
- * window of audio (at most 30 s), so long recordings interleave fairly with short ones. A
+ * A fixed set of recogniser threads sharing one line of jobs, first in first out within a priority
+ * (live finals, then live partials, then recordings). A job is one window of audio (at most 30 s),
+ * so long recordings interleave fairly with short ones. A
  * cancelled job leaves the line, or, when already running, is stopped inside whisper.cpp through a
  * shared flag it polls; a thread that dies is replaced and its job fails with a clear error.
  */
@@ -115,6 +126,7 @@ export class RecogniserPool implements Recogniser {
         abortFlag: new Int32Array(0),
       },
       request.signal,
+      request.priority,
     );
     switch (outcome.type) {
       case 'result':
@@ -136,7 +148,11 @@ export class RecogniserPool implements Recogniser {
     this.#workers.length = 0;
   }
 
-  #submit(message: ToRecogniserWorker, signal: AbortSignal | undefined): Promise<FromRecogniserWorker> {
+  #submit(
+    message: ToRecogniserWorker,
+    signal: AbortSignal | undefined,
+    priority: number = recognitionPriority.batch,
+  ): Promise<FromRecogniserWorker> {
     if (this.#closed)
       return Promise.reject(new SpeechError('SPEECH_UNAVAILABLE', 'The speech engine is stopped.'));
     if (signal?.aborted)
@@ -146,6 +162,7 @@ export class RecogniserPool implements Recogniser {
       const abortFlag = new Int32Array(new SharedArrayBuffer(4));
       const job: PendingJob = {
         id,
+        priority,
         message:
           message.type === 'recognise' ? { ...message, jobId: id, abortFlag } : { ...message, jobId: id },
         resolve,
@@ -166,7 +183,8 @@ export class RecogniserPool implements Recogniser {
         };
         signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      this.#waiting.push(job);
+      const before = this.#waiting.findIndex((waiting) => waiting.priority < priority);
+      this.#waiting.splice(before < 0 ? this.#waiting.length : before, 0, job);
       this.#startThreads();
       this.#dispatch();
     });

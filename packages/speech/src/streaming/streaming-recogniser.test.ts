@@ -7,7 +7,7 @@ import {
   testdataFile,
   wordErrorRate,
 } from '../test-support/index.js';
-import type { StreamingSegment, StreamingTuning } from './streaming-recogniser.js';
+import type { StreamingRecogniser, StreamingSegment, StreamingTuning } from './streaming-recogniser.js';
 
 function decoded(relativePath: string): Promise<Float32Array> {
   return decodedRecording(testdataFile(relativePath));
@@ -141,6 +141,31 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     // Long enough utterances end at the short pause.
     const long = await stream(withPause(0.7), { tuning: { minEndpointUtteranceSeconds: 1 } });
     expect(displayed(long.messages).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('decodes at a pause as a final would: when silence follows, that decode is the final, with nothing left to wait for', async () => {
+    const speech = await decoded('en/ls-dev-clean-3752-4944-0000.flac');
+    const samples = new Float32Array(speech.length + 16_000 * 2);
+    samples.set(speech, 0);
+    const finals: { decodes: number }[] = [];
+    const recogniser: StreamingRecogniser = engine.openStream({
+      language: 'en',
+      tuning: { minEndpointUtteranceSeconds: 1 },
+      onSegment: (segment) => {
+        if (segment.type === 'final') finals.push({ decodes: recogniser.statistics.decodes });
+      },
+    });
+    const started = performance.now();
+    for (let at = 0; at < samples.length; at += 2048) {
+      await recogniser.push(samples.subarray(at, at + 2048));
+      const due = (at + 2048) / 16 - (performance.now() - started);
+      if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+    }
+    // The endpoint came within the 2 s of silence, and its final was the pause's decode.
+    expect(finals).toHaveLength(1);
+    expect(recogniser.statistics.finalsDecodedAhead).toBe(1);
+    expect(recogniser.statistics.decodes).toBe(finals[0]!.decodes);
+    await recogniser.finish();
   });
 
   it('after endOfInput only finals are decoded: audio sent faster than real time gets its final text', async () => {

@@ -81,6 +81,8 @@ export interface StreamingStatistics {
   decodes: number;
   /** Time spent recognising in the worker threads (ms). */
   recogniseMilliseconds: number;
+  /** Finals that were the decode made at their pause (no decode after the endpoint). */
+  finalsDecodedAhead: number;
 }
 
 interface Utterance {
@@ -95,6 +97,11 @@ interface Utterance {
    * here if the silence lasts `shortUtteranceSilenceMs`, else it goes on with the next speech.
    */
   held: { endSample: number; voiceEndSample: number } | undefined;
+  /**
+   * The utterance decoded as a final is, at a pause (audio up to `endSample`): when no speech
+   * follows before the endpoint, this is the final, with no decode left to wait for.
+   */
+  ahead: { endSample: number; words: TimedWord[]; language: string } | undefined;
 }
 
 interface PendingFinal {
@@ -145,7 +152,12 @@ export class StreamingRecogniser {
   #inputEnded = false;
   /** Cancels the partial decode in progress (not the stream). */
   #partialAbort: AbortController | undefined;
-  readonly #statistics: StreamingStatistics = { samples: 0, decodes: 0, recogniseMilliseconds: 0 };
+  readonly #statistics: StreamingStatistics = {
+    samples: 0,
+    decodes: 0,
+    recogniseMilliseconds: 0,
+    finalsDecodedAhead: 0,
+  };
 
   constructor(options: StreamingRecogniserOptions) {
     this.#options = options;
@@ -268,6 +280,7 @@ export class StreamingRecogniser {
       settled: [],
       previous: undefined,
       held: undefined,
+      ahead: undefined,
     };
   }
 
@@ -316,7 +329,7 @@ export class StreamingRecogniser {
     // Settled words before the cut stay settled in the final; later ones are decoded again.
     const kept = utterance.settled.filter((word) => word.end <= cutSeconds + 0.1);
     this.#finals.push({
-      utterance: { ...utterance, settled: kept },
+      utterance: { ...utterance, settled: kept, ahead: undefined },
       endSample: cutSample,
       voiceEndSample: cutSample,
       endpoint: false,
@@ -358,7 +371,9 @@ export class StreamingRecogniser {
     if (!open || this.#finished) return false;
     if (this.#inputEnded) return false;
     const paused = this.#detector.position - open.speechEndSample >= pauseDecodeSeconds * sampleRate;
-    return paused && utterance.decodedUntil < open.speechEndSample + 0.1 * sampleRate;
+    // Once per pause: a partial that happened to cover it was greedy, not what the final needs.
+    const aheadUntil = utterance.ahead?.endSample ?? utterance.startSample;
+    return paused && aheadUntil < open.speechEndSample + 0.1 * sampleRate;
   }
 
   /** Starts the next recognition if none is running: a pending final first, else a due partial. */
@@ -377,7 +392,8 @@ export class StreamingRecogniser {
         !this.#inputEnded &&
         this.#audio.endSample - current.decodedUntil >= this.#tuning.partialStepSeconds * sampleRate &&
         this.#audio.endSample - current.startSample >= this.#tuning.firstPartialSeconds * sampleRate;
-      if (current && (due || this.#pauseDue(current))) work = this.#decodePartial(current);
+      if (current && this.#pauseDue(current)) work = this.#decodePartial(current, 'ahead');
+      else if (current && due) work = this.#decodePartial(current, 'partial');
     }
     if (!work) return;
     this.#decoding = work
@@ -411,7 +427,7 @@ export class StreamingRecogniser {
         signal,
         // A final is decoded as batch transcription decodes a window (beam per language,
         // temperature fallback, no token cap); a partial is one quick greedy pass.
-        ...(partial ? { live: 'partial' as const } : {}),
+        live: partial ? 'partial' : 'final',
       },
       this.#options.decoding,
     );
@@ -424,19 +440,25 @@ export class StreamingRecogniser {
     return { words, language: result.language };
   }
 
-  async #decodePartial(utterance: Utterance): Promise<void> {
+  /**
+   * A partial while the voice goes on; `ahead` at a pause: decoded as the final would be, kept on
+   * the utterance to serve as its final, and shown as a partial meanwhile.
+   */
+  async #decodePartial(utterance: Utterance, kind: 'partial' | 'ahead'): Promise<void> {
     const endSample = this.#audio.endSample;
     utterance.decodedUntil = endSample;
     const cancel = new AbortController();
     this.#partialAbort = cancel;
     let words: TimedWord[];
     try {
-      ({ words } = await this.#recognise(
+      let language: string;
+      ({ words, language } = await this.#recognise(
         utterance.startSample,
         endSample,
-        true,
+        kind === 'partial',
         AbortSignal.any([this.#abort.signal, cancel.signal]),
       ));
+      if (kind === 'ahead') utterance.ahead = { endSample, words, language };
     } catch (error) {
       // Cancelled by `endOfInput`: the final decodes this audio next.
       if (cancel.signal.aborted && isSpeechError(error) && error.code === 'CANCELLED') return;
@@ -471,7 +493,12 @@ export class StreamingRecogniser {
 
   async #decodeFinal(pending: PendingFinal): Promise<void> {
     const { utterance } = pending;
-    const { words, language } = await this.#recognise(utterance.startSample, pending.endSample, false);
+    // Decoded at the pause with every word of the utterance, and only silence since: that is the final.
+    const ahead =
+      utterance.ahead && utterance.ahead.endSample >= pending.voiceEndSample ? utterance.ahead : undefined;
+    if (ahead) this.#statistics.finalsDecodedAhead += 1;
+    const { words, language } =
+      ahead ?? (await this.#recognise(utterance.startSample, pending.endSample, false));
     if (this.#abort.signal.aborted) return;
     if (this.#language === undefined && words.length > 0) this.#language = language;
     const text = joinWords(continueSettled(utterance.settled, words));
