@@ -269,11 +269,20 @@ async function modelPass(model: string, recordings: Recording[], options: Option
       all.final.push(...figures.final);
       all.partials += figures.partials;
       all.speechSeconds += figures.speechSeconds;
-      liveWer.push(wordErrorRate(recording.entry.referenceText, displayedText(result), language));
+      const liveText = displayedText(result);
+      const liveResult = wordErrorRate(recording.entry.referenceText, liveText, language);
+      liveWer.push(liveResult);
       const batch = await runtime.services.transcription.speech.transcribeFile(recording.entry.absolutePath, {
         language,
       });
-      batchWer.push(wordErrorRate(recording.entry.referenceText, transcriptText(batch), language));
+      const batchResult = wordErrorRate(recording.entry.referenceText, transcriptText(batch), language);
+      batchWer.push(batchResult);
+      if (liveResult.errors !== batchResult.errors) {
+        // Where live and batch differ is where the streaming recogniser loses (or gains) words.
+        console.log(
+          `  ${recording.entry.path}: live ${liveResult.errors} error(s) «${liveText}» / batch ${batchResult.errors} «${transcriptText(batch)}»`,
+        );
+      }
     }
     const live = aggregateWer(liveWer);
     const batch = aggregateWer(batchWer);

@@ -41,6 +41,11 @@ export interface StreamingTuning {
   maxParagraphCharacters: number;
   /** Words ending less than this before the end of the audio decoded do not settle (seconds). */
   settleMarginSeconds: number;
+  /**
+   * Nothing settles before the utterance has this much audio decoded (seconds): decodes of its
+   * first second or two, with no context, agree on wrong first words.
+   */
+  settleAfterSeconds: number;
   /** Undecoded audio beyond which `push` waits for the recogniser (seconds): the backpressure. */
   maxBacklogSeconds: number;
 }
@@ -55,6 +60,7 @@ export const defaultStreamingTuning: StreamingTuning = {
   minCutSeconds: 6,
   maxParagraphCharacters: 2000,
   settleMarginSeconds: 1,
+  settleAfterSeconds: 3,
   maxBacklogSeconds: 4,
 };
 
@@ -485,7 +491,9 @@ export class StreamingRecogniser {
       utterance.settled,
       utterance.previous,
       continued,
-      endSample / sampleRate - this.#tuning.settleMarginSeconds,
+      endSample - utterance.startSample < this.#tuning.settleAfterSeconds * sampleRate
+        ? -Infinity
+        : endSample / sampleRate - this.#tuning.settleMarginSeconds,
     );
     utterance.previous = continued;
     return continued;
