@@ -33,6 +33,9 @@ interface Options {
   concurrency: number[];
   concurrencySeconds: number;
   longMinutes: number;
+  /** Recogniser threads × CPU threads each; undefined: the server's defaults for this machine. */
+  workers: number | undefined;
+  threads: number | undefined;
 }
 
 function readOptions(argv: string[]): Options {
@@ -42,6 +45,8 @@ function readOptions(argv: string[]): Options {
     concurrency: [1, 2, 3, 4, 6, 8],
     concurrencySeconds: 40,
     longMinutes: 10,
+    workers: undefined,
+    threads: undefined,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const value = argv[i + 1] ?? '';
@@ -62,13 +67,21 @@ function readOptions(argv: string[]): Options {
         options.concurrencySeconds = Number(value);
         i += 1;
         break;
+      case '--workers':
+        options.workers = Number(value);
+        i += 1;
+        break;
+      case '--threads':
+        options.threads = Number(value);
+        i += 1;
+        break;
       case '--long-minutes':
         options.longMinutes = Number(value);
         i += 1;
         break;
       case '--help':
         console.log(
-          'npm run bench:live -- [--models base-q8_0,tiny.en-q8_0] [--languages en,fr] [--concurrency 1,2,4,6] [--concurrency-seconds 40] [--long-minutes 10 (0: skip)]',
+          'npm run bench:live -- [--models base-q8_0,tiny.en-q8_0] [--languages en,fr] [--concurrency 1,2,4,6] [--concurrency-seconds 40] [--long-minutes 10 (0: skip)] [--workers N --threads N (default: the server defaults)]',
         );
         process.exit(0);
         break;
@@ -202,14 +215,14 @@ const s = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)} s` :
 const pct = (value: number) => `${(value * 100).toFixed(2)}%`;
 const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
 
-async function startServer(model: string): Promise<{ runtime: TestRuntime; url: string }> {
+async function startServer(model: string, options: Options): Promise<{ runtime: TestRuntime; url: string }> {
   const runtime = await startTestRuntime({
     env: {
       SPEECH_MODELS_DIR: sharedModelsDir,
       SPEECH_MODEL: 'base-q8_0',
       SPEECH_MODEL_EN: model,
-      SPEECH_WORKERS: '2',
-      SPEECH_THREADS: '1',
+      ...(options.workers ? { SPEECH_WORKERS: String(options.workers) } : {}),
+      ...(options.threads ? { SPEECH_THREADS: String(options.threads) } : {}),
       LIVE_MAX_SESSIONS: '64',
       STARTING_CREDIT_CENTS: '1000000',
       RATE_LIMIT_MAX: '100000',
@@ -238,7 +251,9 @@ async function devSet(options: Options, vad: SileroVad): Promise<Recording[]> {
 }
 
 async function modelPass(model: string, recordings: Recording[], options: Options): Promise<void> {
-  const { runtime, url } = await startServer(model);
+  const { runtime, url } = await startServer(model, options);
+  const pool = runtime.config.speech;
+  console.log(`Server: ${pool.workers} recogniser thread(s) × ${pool.threadsPerWorker} CPU thread(s).`);
   try {
     const usable = recordings.filter((recording) =>
       model.includes('.en') ? recording.entry.language === 'en' : true,
@@ -394,9 +409,7 @@ async function main(): Promise<void> {
   console.log(
     `# Live transcription benchmark — ${new Date().toISOString()}, ${os.availableParallelism()} cores (shared with other work), load ${load()}`,
   );
-  console.log(
-    'Server: 2 recogniser threads × 1 CPU thread; sessions stream 2048-sample frames of 16 kHz float32 at real time.',
-  );
+  console.log('Sessions stream 2048-sample frames of 16 kHz float32 at real time.');
   const vad = await SileroVad.load();
   const recordings = await devSet(options, vad);
   await vad.close();
