@@ -8,6 +8,8 @@ export interface SpeechBenchOptions {
   workers: number;
   threadsPerWorker: number;
   beamSize: number;
+  /** Beam width for languages other than English (the engine's default: 5). */
+  beamSizeOtherLanguages: number;
   fitEncoderContext: boolean;
   /** Languages of the dev set to run; all of the manifest's when empty. */
   languages: string[];
@@ -15,6 +17,8 @@ export interface SpeechBenchOptions {
   detectLanguage: boolean;
   /** A subset (the first files of each language) for quick tuning runs. */
   quick: boolean;
+  /** Also score whisper.cpp run as its CLI runs it on the same files (bench/speech-baseline.ts). */
+  baseline: boolean;
   /** Timed passes over each file; the fastest counts (the machine is shared, timings are noisy). */
   repeat: number;
   tinyEnglish: boolean;
@@ -29,10 +33,12 @@ export interface SpeechBenchOptions {
 const usage = `npm run bench:speech -- [options]   (or BENCH_* variables)
   --workers N            recogniser threads in the pool (BENCH_WORKERS; default: the server's for this machine)
   --threads N            whisper.cpp threads per worker (BENCH_THREADS; default: the server's)
-  --beam N               beam width, 1 = greedy (BENCH_BEAM; default: the engine's, 1)
+  --beam N               beam width for English, 1 = greedy (BENCH_BEAM; default: the engine's, 1)
+  --beam-other N         beam width for the other languages (BENCH_BEAM_OTHER; default: the engine's, 5)
   --no-fit-context       full 30 s encoder context instead of one fitted to the window (BENCH_FIT_CONTEXT=0)
   --languages en,fr      languages of the dev set to run (BENCH_LANGUAGES; default: all)
   --detect               leave the language to detection (BENCH_DETECT=1)
+  --baseline             also score whisper.cpp as its CLI runs it (whole file, beam 5, no VAD) with the same normaliser (BENCH_BASELINE=1)
   --quick                two files per language, no tiny.en, a 2-minute long recording (BENCH_QUICK=1)
   --repeat N             timed passes per file, the fastest counts (BENCH_REPEAT; default 1)
   --no-tiny              skip tiny.en on English (BENCH_TINY=0)
@@ -74,10 +80,12 @@ export function readSpeechBenchOptions(
         workers: { type: 'string' },
         threads: { type: 'string' },
         beam: { type: 'string' },
+        'beam-other': { type: 'string' },
         'no-fit-context': { type: 'boolean' },
         languages: { type: 'string' },
         detect: { type: 'boolean' },
         quick: { type: 'boolean' },
+        baseline: { type: 'boolean' },
         repeat: { type: 'string' },
         'no-tiny': { type: 'boolean' },
         'long-minutes': { type: 'string' },
@@ -108,10 +116,12 @@ export function readSpeechBenchOptions(
       pool.threadsPerWorker,
     ),
     beamSize: positiveInteger('--beam', values.beam ?? env.BENCH_BEAM, 1),
+    beamSizeOtherLanguages: positiveInteger('--beam-other', values['beam-other'] ?? env.BENCH_BEAM_OTHER, 5),
     fitEncoderContext: !(values['no-fit-context'] || fitEnv === '0' || fitEnv === 'false'),
     languages,
     detectLanguage: flagOrEnv(values.detect, env.BENCH_DETECT),
     quick,
+    baseline: flagOrEnv(values.baseline, env.BENCH_BASELINE),
     repeat: positiveInteger('--repeat', values.repeat ?? env.BENCH_REPEAT, 1),
     tinyEnglish: !(values['no-tiny'] || env.BENCH_TINY === '0' || quick),
     longMinutes: positiveInteger(

@@ -19,6 +19,7 @@ import {
   type WerResult,
 } from '@verbatim/speech/test-support';
 import { buildLongRecording } from './long-recording.js';
+import { cliBaselineWer } from './speech-baseline.js';
 import { readSpeechBenchOptions, type SpeechBenchOptions } from './speech-options.js';
 
 /**
@@ -103,6 +104,8 @@ interface LanguageRow {
   words: number;
   wer: number;
   referenceWer: number | undefined;
+  /** whisper.cpp as its CLI runs it, on the same files and scoring (with --baseline). */
+  baselineWer?: number | undefined;
   rtf: number;
   referenceRtf: number | undefined;
   /** CPU seconds of the whole process per second of audio (less sensitive to other people's load). */
@@ -154,7 +157,11 @@ async function startEngine(
     threadsPerWorker: options.threadsPerWorker,
     queueLimit: 1000,
     maxDurationSeconds: 4 * 3600,
-    decoding: { beamSize: options.beamSize, fitEncoderContext: options.fitEncoderContext },
+    decoding: {
+      beamSize: options.beamSize,
+      beamSizeOtherLanguages: options.beamSizeOtherLanguages,
+      fitEncoderContext: options.fitEncoderContext,
+    },
   };
   const engine = await SpeechEngine.start(engineOptions);
   const status = engine.status();
@@ -244,6 +251,7 @@ function tableOf(rows: LanguageRow[], detect: boolean) {
     words: row.words,
     WER: percent(row.wer),
     'ref WER': percent(row.referenceWer),
+    ...(row.baselineWer === undefined ? {} : { 'CLI WER same scoring': percent(row.baselineWer) }),
     RTF: row.rtf.toFixed(3),
     'ref RTF': row.referenceRtf?.toFixed(2) ?? '',
     'cpu/audio': row.cpuPerAudioSecond.toFixed(3),
@@ -276,6 +284,9 @@ async function runModel(
   const files: FileResult[] = [];
   for (const [language, entries] of byLanguage) {
     const result = await runLanguage(engine, model, language, entries, options);
+    if (options.baseline) {
+      result.row.baselineWer = await cliBaselineWer(`ggml-${model}.bin`, entries, options.threadsPerWorker);
+    }
     console.log(
       `${model} ${language}: WER ${percent(result.row.wer)}, RTF ${result.row.rtf.toFixed(3)} (load ${result.row.loadAverage})`,
     );
@@ -374,7 +385,7 @@ async function main(): Promise<void> {
   };
   console.log(
     `Speech benchmark: ${options.workers} worker(s) × ${options.threadsPerWorker} thread(s), ` +
-      `beam ${options.beamSize}, encoder context ${options.fitEncoderContext ? 'fitted' : 'full 30 s'}, ` +
+      `beam ${options.beamSize} (other languages ${options.beamSizeOtherLanguages}), encoder context ${options.fitEncoderContext ? 'fitted' : 'full 30 s'}, ` +
       `language ${options.detectLanguage ? 'detected' : 'given'}, ${options.repeat} pass(es)` +
       `${options.quick ? ', quick subset' : ''}; ${environment.cpus} cores, load ${environment.loadAverageAtStart.join(' ')}`,
   );
