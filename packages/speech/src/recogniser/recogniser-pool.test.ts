@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSpeechError } from '../speech-error.js';
 import { sharedModelsDir, testdataFile } from '../test-support/paths.js';
-import { recognitionPriority, RecogniserPool } from './recogniser-pool.js';
+import { isPreempted, recognitionPriority, RecogniserPool } from './recogniser-pool.js';
 
 const baseModel = path.join(sharedModelsDir, 'ggml-base-q8_0.bin');
 
@@ -123,6 +123,43 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
       submit('final', recognitionPriority.liveFinal),
     ]);
     expect(finished).toEqual(['running', 'final', 'partial', 'recording 1', 'recording 2']);
+  });
+
+  it('stops a running live partial when a live final needs the thread, and says so', async () => {
+    const partial = pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(),
+      options: { language: 'en' },
+      priority: recognitionPriority.livePartial,
+    });
+    const partialOutcome = partial.then(
+      () => 'finished',
+      (error: unknown) => (isPreempted(error) ? 'preempted' : `failed: ${String(error)}`),
+    );
+    // The partial is on the thread (its 11 s take seconds): the final arrives.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const final = await pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(0, 16_000 * 3),
+      options: { language: 'en', audioContext: 214 },
+      priority: recognitionPriority.liveFinal,
+    });
+    expect(await partialOutcome).toBe('preempted');
+    expect(final.result.segments.length).toBeGreaterThan(0);
+    // A recording's window is never stopped for a final: it waits its turn.
+    const windowOfRecording = pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(),
+      options: { language: 'en' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(0, 16_000 * 3),
+      options: { language: 'en', audioContext: 214 },
+      priority: recognitionPriority.liveFinal,
+    });
+    expect((await windowOfRecording).result.segments.length).toBeGreaterThan(0);
   });
 
   it('gives the same result for the same audio whatever the thread decoded before it', async () => {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { SpeechError } from '../speech-error.js';
+import { isSpeechError, SpeechError } from '../speech-error.js';
 import type { NativeRecognition, NativeTranscribeOptions } from './native-addon.js';
 import type { FromRecogniserWorker, ToRecogniserWorker } from './worker-protocol.js';
 
@@ -22,6 +22,11 @@ export interface RecognitionRequest {
  */
 export const recognitionPriority = { batch: 0, livePartial: 1, liveFinal: 2 } as const;
 
+/** A live partial stopped because a live final needed its thread (decoded again later). */
+export function isPreempted(error: unknown): boolean {
+  return isSpeechError(error) && error.code === 'CANCELLED' && error.details?.['preempted'] === true;
+}
+
 export interface RecognitionOutcome {
   result: NativeRecognition;
   /** Time spent recognising in the worker. */
@@ -41,6 +46,8 @@ export interface RecogniserPoolOptions {
 interface PendingJob {
   id: number;
   priority: number;
+  /** Stopped so that a live final can run at once. */
+  preempted: boolean;
   message: ToRecogniserWorker;
   resolve: (outcome: FromRecogniserWorker) => void;
   reject: (error: Error) => void;
@@ -163,6 +170,7 @@ export class RecogniserPool implements Recogniser {
       const job: PendingJob = {
         id,
         priority,
+        preempted: false,
         message:
           message.type === 'recognise' ? { ...message, jobId: id, abortFlag } : { ...message, jobId: id },
         resolve,
@@ -185,9 +193,24 @@ export class RecogniserPool implements Recogniser {
       }
       const before = this.#waiting.findIndex((waiting) => waiting.priority < priority);
       this.#waiting.splice(before < 0 ? this.#waiting.length : before, 0, job);
+      if (priority >= recognitionPriority.liveFinal) this.#preemptPartial();
       this.#startThreads();
       this.#dispatch();
     });
+  }
+
+  /**
+   * A live final waits for no partial: with every thread busy, a running partial (provisional
+   * text, decoded again a moment later) is stopped at whisper.cpp's next step and its thread freed.
+   */
+  #preemptPartial(): void {
+    if (this.#workers.length < this.#size || this.#workers.some((worker) => !worker.job)) return;
+    const partial = this.#workers.find(
+      (worker) => worker.job?.priority === recognitionPriority.livePartial && !worker.job.preempted,
+    )?.job;
+    if (!partial) return;
+    partial.preempted = true;
+    Atomics.store(partial.abortFlag, 0, 1);
   }
 
   #startThreads(): void {
@@ -216,7 +239,11 @@ export class RecogniserPool implements Recogniser {
       worker.job = undefined;
       thread.unref();
       this.#settle(job);
-      job.resolve(message);
+      if (job.preempted && message.type === 'result' && message.result.aborted) {
+        job.reject(new SpeechError('CANCELLED', 'The partial gave way to a final.', { preempted: true }));
+      } else {
+        job.resolve(message);
+      }
       this.#dispatch();
     });
     const replace = (reason: string) => {

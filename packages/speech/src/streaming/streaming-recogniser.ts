@@ -1,5 +1,5 @@
 import { recogniseWindow, type DecodingChoices } from '../engine/window-recognition.js';
-import type { Recogniser } from '../recogniser/recogniser-pool.js';
+import { isPreempted, type Recogniser } from '../recogniser/recogniser-pool.js';
 import { isSpeechError } from '../speech-error.js';
 import type { TranscriptSegment } from '../transcript.js';
 import { RetainedAudio } from '../vad/retained-audio.js';
@@ -452,6 +452,7 @@ export class StreamingRecogniser {
    */
   async #decodePartial(utterance: Utterance, kind: 'partial' | 'ahead'): Promise<void> {
     const endSample = this.#audio.endSample;
+    const decodedBefore = utterance.decodedUntil;
     utterance.decodedUntil = endSample;
     const cancel = new AbortController();
     this.#partialAbort = cancel;
@@ -468,6 +469,11 @@ export class StreamingRecogniser {
     } catch (error) {
       // Cancelled by `endOfInput`: the final decodes this audio next.
       if (cancel.signal.aborted && isSpeechError(error) && error.code === 'CANCELLED') return;
+      if (isPreempted(error)) {
+        // Gave way to another stream's final: the next partial is due at once.
+        utterance.decodedUntil = decodedBefore;
+        return;
+      }
       throw error;
     } finally {
       if (this.#partialAbort === cancel) this.#partialAbort = undefined;
