@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     name: 'e2e',
     root: fileURLToPath(new URL('..', import.meta.url)),
-    include: ['e2e/journeys/**/*.test.ts'],
+    include: ['e2e/journeys/**/*.test.ts', 'e2e/contract/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['e2e/support/globalSetup.ts'],
     fileParallelism: false,

@@ -28,6 +28,6 @@ for (const name of reports) {
   totals.skipped += report.numPendingTests + report.numTodoTests;
 }
 
-console.log(`Vitest runs: ${reports.length}`);
+console.log(`Test runs: ${reports.length}`);
 console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 if (totals.failed > 0 || totals.passed === 0) process.exit(1);

@@ -8,13 +8,14 @@
  * (e.g. `--include-path-regex '^/api/v1/profile'` to look at some operations only).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createdApiKeySchema } from '@verbatim/contracts';
 import { createVerifiedAccount, newEmail } from '../support/accounts.js';
 import { startProductServer, type ProductServer } from '../support/productServer.js';
+import { countsOfRunReport, recordCounts, withPlainClosingBanner } from './run-report.js';
 
 const schemathesis = process.argv[2] ? resolve(process.argv[2]) : undefined;
 const extraOptions = process.argv.slice(3);
@@ -27,6 +28,7 @@ const seed = process.env.CONTRACT_SEED ?? '20261123';
 async function main(): Promise<number> {
   if (!schemathesis) throw new Error('usage: run.ts <schemathesis executable>');
   const started = Date.now();
+  const reportDirectory = mkdtempSync(join(tmpdir(), 'verbatim-contract-'));
   const server = await startProductServer({
     env: {
       // Fuzzing sends thousands of requests from one address in a few minutes; the per-route limits
@@ -54,9 +56,20 @@ async function main(): Promise<number> {
     let failed = 0;
     const run = async (name: string, options: string[]) => {
       console.log(`\n--- schemathesis with the ${name} (seed ${seed}) ---`);
-      const code = await runSchemathesis(server.baseUrl, options);
+      const reportFile = join(reportDirectory, `${name.replace(/\W+/g, '-')}.json`);
+      const code = await runSchemathesis(server.baseUrl, [
+        ...options,
+        '--report',
+        'json',
+        '--report-json-path',
+        reportFile,
+      ]);
       if (code !== 0) failed += 1;
       console.log(`--- ${name}: ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} ---`);
+      if (!existsSync(reportFile)) return;
+      const counts = countsOfRunReport(reportFile);
+      recordCounts(name, counts);
+      console.log(`Cases: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
     };
     // The whole document with the console's token.
     await run('console session', ['--header', `Authorization: Bearer ${accessToken}`]);
@@ -76,6 +89,7 @@ async function main(): Promise<number> {
     return failed === 0 ? 0 : 1;
   } finally {
     await server.stop();
+    rmSync(reportDirectory, { recursive: true, force: true });
   }
 }
 
@@ -124,9 +138,13 @@ function runSchemathesis(baseUrl: string, options: string[]): Promise<number> {
   ];
   return new Promise((resolve, reject) => {
     // Its working folder collects hypothesis' files: a throwaway one.
-    const child = spawn(schemathesis ?? 'schemathesis', args, { stdio: 'inherit', cwd: tmpdir() });
+    const child = spawn(schemathesis ?? 'schemathesis', args, {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: tmpdir(),
+    });
+    child.stdout.pipe(withPlainClosingBanner()).pipe(process.stdout, { end: false });
     child.once('error', reject);
-    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    child.once('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
 }
 
