@@ -62,7 +62,9 @@ async function startModelServer() {
     const end = state.mode === 'drop-at-40%' ? Math.floor(modelBytes * 0.4) : modelBytes;
     const body = createReadStream(modelFile, { start, end: end - 1 });
     body.pipe(response, { end: false });
-    body.on('end', () => (end === modelBytes ? response.end() : response.socket?.destroy()));
+    // The drop closes the connection once the bytes sent so far are flushed (destroying it at
+    // once would discard what the socket still buffers, and the test would race the kernel).
+    body.on('end', () => (end === modelBytes ? response.end() : response.socket?.end()));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
