@@ -15,6 +15,20 @@ use whisper_rs::{
 };
 
 static SILENCE_LOGS: Once = Once::new();
+static TUNE_ALLOCATOR: Once = Once::new();
+
+/// Every window gets a fresh whisper.cpp state: tens of MiB of buffers allocated and freed per
+/// call. glibc raises its mmap threshold after such frees, so later buffers come from the heap
+/// arenas, which fragment and never shrink: the process grew with the length of a recording.
+/// A fixed threshold keeps large buffers in mmap, returned to the system when freed.
+fn tune_allocator() {
+    TUNE_ALLOCATOR.call_once(|| {
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+        }
+    });
+}
 
 unsafe extern "C" fn discard_log(_level: u32, _text: *const c_char, _user_data: *mut c_void) {}
 
@@ -119,6 +133,7 @@ impl WhisperModel {
     #[napi(constructor)]
     pub fn new(path: String) -> Result<Self> {
         silence_native_logs();
+        tune_allocator();
         let mut params = WhisperContextParameters::default();
         params.use_gpu(false);
         params.flash_attn(false);
