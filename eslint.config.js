@@ -14,7 +14,8 @@ export default tseslint.config(
       'data/**',
       'coverage/**',
       'e2e/artifacts/**',
-      '.venv-contract/**',
+      // Python virtual environments of the test tools (schemathesis, moto), made by the scripts.
+      '.venv-*/**',
     ],
   },
   js.configs.recommended,
