@@ -1,5 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 
 /** The parts of schemathesis' JSON run report (`--report json`) the contract test reads. */
@@ -24,23 +23,6 @@ export function countsOfRunReport(reportFile: string): ContractCounts {
   const { generated, with_failures, without_checks, errored } = report.test_cases;
   const failed = with_failures + errored;
   return { passed: generated - failed - without_checks, failed, skipped: without_checks };
-}
-
-/**
- * Adds one run's counts to the folder scripts/test-summary.ts totals (CI sets
- * VERBATIM_TEST_REPORT_DIR), in the fields of Vitest's JSON report that it reads.
- */
-export function recordCounts(runName: string, counts: ContractCounts): void {
-  const directory = process.env.VERBATIM_TEST_REPORT_DIR;
-  if (!directory) return;
-  const file = path.resolve(directory, `contract-${runName.replace(/\W+/g, '-')}-${Date.now()}.json`);
-  const report = {
-    numPassedTests: counts.passed,
-    numFailedTests: counts.failed,
-    numPendingTests: counts.skipped,
-    numTodoTests: 0,
-  };
-  writeFileSync(file, JSON.stringify(report));
 }
 
 /**

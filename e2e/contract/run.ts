@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { createdApiKeySchema } from '@verbatim/contracts';
 import { createVerifiedAccount, newEmail } from '../support/accounts.js';
 import { startProductServer, type ProductServer } from '../support/productServer.js';
-import { countsOfRunReport, recordCounts, withPlainClosingBanner } from './run-report.js';
+import { recordTestCounts } from '../../scripts/test-report.js';
+import { countsOfRunReport, withPlainClosingBanner } from './run-report.js';
 
 const schemathesis = process.argv[2] ? resolve(process.argv[2]) : undefined;
 const extraOptions = process.argv.slice(3);
@@ -56,7 +57,8 @@ async function main(): Promise<number> {
     let failed = 0;
     const run = async (name: string, options: string[]) => {
       console.log(`\n--- schemathesis with the ${name} (seed ${seed}) ---`);
-      const reportFile = join(reportDirectory, `${name.replace(/\W+/g, '-')}.json`);
+      const runName = `contract-${name.replace(/\W+/g, '-')}`;
+      const reportFile = join(reportDirectory, `${runName}.json`);
       const code = await runSchemathesis(server.baseUrl, [
         ...options,
         '--report',
@@ -68,7 +70,7 @@ async function main(): Promise<number> {
       console.log(`--- ${name}: ${code === 0 ? 'passed' : `FAILED (exit code ${code})`} ---`);
       if (!existsSync(reportFile)) return;
       const counts = countsOfRunReport(reportFile);
-      recordCounts(name, counts);
+      recordTestCounts(runName, counts);
       console.log(`Cases: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
     };
     // The whole document with the console's token.
