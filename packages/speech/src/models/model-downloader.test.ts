@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isModelDownloadError, type ModelDownloadError } from './model-download-error.js';
 import { downloadModel, removeModel } from './model-downloader.js';
+import { formatBytes } from './format-bytes.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 const modelFile = path.resolve(repoRoot, '../shared/models/ggml-tiny.en-q8_0.bin');
@@ -154,10 +155,15 @@ describe('downloadModel', () => {
     expect(dropped.reason).toBe('INTERRUPTED');
     expect(dropped.resumable).toBe(true);
     expect(dropped.message).toMatch(
-      /^the connection to 127\.0\.0\.1:\d+ broke after 17\.4 MB of 43\.6 MB .*run the download again to resume$/,
+      /^the connection to 127\.0\.0\.1:\d+ broke after 1\d\.\d MB of 43\.6 MB .*run the download again to resume$/,
     );
+    // The server sent exactly 40 %. fetch drops the chunks it had queued but not yet handed over
+    // when the connection breaks (a busy machine leaves some), so the part holds what the
+    // downloader was given, at most 40 %; the resume below proves nothing it held was wrong.
     const held = (await stat(partPath())).size;
-    expect(held).toBe(Math.floor(modelBytes * 0.4));
+    expect(held).toBeGreaterThan(Math.floor(modelBytes * 0.3));
+    expect(held).toBeLessThanOrEqual(Math.floor(modelBytes * 0.4));
+    expect(dropped.message).toContain(`broke after ${formatBytes(held)} of`);
     expect(await readdir(modelsDir)).toEqual(['ggml-tiny.en-q8_0.bin.part']);
 
     server.state.mode = 'normal';
