@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { agreedPrefixLength, continueSettled, settleAgreed, type TimedWord } from './local-agreement.js';
+import {
+  agreedPrefixLength,
+  continueSettled,
+  settleAgreed,
+  wordsBeforePause,
+  type TimedWord,
+} from './local-agreement.js';
 
 function words(text: string, start = 0): TimedWord[] {
   return text
@@ -50,5 +56,19 @@ describe('local agreement', () => {
       'your',
       'country',
     ]);
+  });
+
+  it('places words on either side of a pause, or refuses when one straddles it', () => {
+    // Word ends: 0.3, 0.7, 1.1; the next phrase starts at 1.6 s.
+    const heard = [...words('and so my'), ...words('fellow Americans', 1.6)];
+    expect(wordsBeforePause(heard, 1.35)).toBe(3);
+    // Word times are estimates: a word ending a little into the pause is still before it.
+    expect(wordsBeforePause(heard, 1.0)).toBe(3);
+    // A pause in the middle of a long word, far from either of its ends: the word straddles it.
+    const long = [...heard, { text: 'unquestionably', start: 2.6, end: 3.6 }];
+    expect(wordsBeforePause(long, 3.1)).toBeUndefined();
+    expect(wordsBeforePause(long, 2.4)).toBe(5);
+    expect(wordsBeforePause(heard, 5)).toBe(5);
+    expect(wordsBeforePause(heard, 0)).toBe(0);
   });
 });

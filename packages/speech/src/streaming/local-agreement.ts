@@ -69,6 +69,24 @@ export function settleAgreed(
   return agreed > settled.length ? current.slice(0, agreed) : [...settled];
 }
 
+/** Word times are estimates: a word may overlap the pause it is placed before or after this much (seconds). */
+export const pauseWordTolerance = 0.25;
+
+/**
+ * How many of the words (in order) lie before the pause at `seconds`, or undefined when a word
+ * straddles it: each word must end by the pause or start after it, within `pauseWordTolerance`.
+ */
+export function wordsBeforePause(words: readonly TimedWord[], seconds: number): number | undefined {
+  const count = words.findIndex((word) => (word.start + word.end) / 2 >= seconds);
+  const before = count < 0 ? words.length : count;
+  const lastBefore = words[before - 1];
+  const firstAfter = words[before];
+  if (lastBefore && lastBefore.end > seconds + pauseWordTolerance) return undefined;
+  if (firstAfter && firstAfter.start < seconds - pauseWordTolerance) return undefined;
+  if (words.slice(before).some((word) => (word.start + word.end) / 2 < seconds)) return undefined;
+  return before;
+}
+
 export function joinWords(words: readonly TimedWord[]): string {
   return words
     .map((word) => word.text)

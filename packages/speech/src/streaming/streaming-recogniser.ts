@@ -5,11 +5,24 @@ import type { TranscriptSegment } from '../transcript.js';
 import { RetainedAudio } from '../vad/retained-audio.js';
 import { VAD_FRAME_SAMPLES, type VadStream } from '../vad/silero-vad.js';
 import { ENDPOINT_SILENCE_MS, SpeechDetector, type SpeechRegion } from '../vad/speech-detector.js';
-import { continueSettled, joinWords, settleAgreed, type TimedWord } from './local-agreement.js';
+import {
+  continueSettled,
+  joinWords,
+  pauseWordTolerance,
+  settleAgreed,
+  wordsBeforePause,
+  type TimedWord,
+} from './local-agreement.js';
 
 const sampleRate = 16_000;
 /** Silence after which the utterance is decoded at once, ahead of a possible endpoint (seconds). */
 const pauseDecodeSeconds = 0.15;
+/** A decode that waited this long for a recogniser thread found it shared (ms). */
+const sharedRecogniserWaitMs = 100;
+/** A VAD frame under this speech probability is quiet (Silero's exit threshold). */
+const quietProbability = 0.35;
+/** Quiet frames in a row that make a pause between words (4 × 32 ms). */
+const pauseFrames = 4;
 
 export interface StreamingSegment {
   type: 'partial' | 'final';
@@ -21,8 +34,18 @@ export interface StreamingSegment {
 export interface StreamingTuning {
   /** Re-decode the utterance once this much new audio has arrived (seconds). */
   partialStepSeconds: number;
+  /**
+   * The step while the recogniser is shared (this stream's last decode waited for a thread): fewer
+   * partials, still at least one a second, leave the threads to every stream's finals.
+   */
+  busyPartialStepSeconds: number;
   /** No partial before the utterance holds this much audio (seconds): shorter, whisper guesses. */
   firstPartialSeconds: number;
+  /**
+   * While the utterance's decodes have found no word, the next one is due after this much new
+   * audio (seconds) instead of `partialStepSeconds`: the first words show as soon as whisper hears them.
+   */
+  emptyPartialStepSeconds: number;
   /** Silence that ends an utterance of at least `minEndpointUtteranceSeconds` (ms). */
   endpointSilenceMs: number;
   /**
@@ -33,6 +56,12 @@ export interface StreamingTuning {
   minEndpointUtteranceSeconds: number;
   /** Silence that ends an utterance shorter than `minEndpointUtteranceSeconds` (ms). */
   shortUtteranceSilenceMs: number;
+  /**
+   * Settled words before a pause of the voice become final once the utterance holds this much audio
+   * before that pause (seconds); later decodes start at the pause. 0: never (each utterance is
+   * decoded whole until its end).
+   */
+  commitPausesAfterSeconds: number;
   /** An utterance this long is cut at its best pause (seconds). */
   maxUtteranceSeconds: number;
   /** The cut is searched from this far into the utterance (seconds). */
@@ -52,10 +81,13 @@ export interface StreamingTuning {
 
 export const defaultStreamingTuning: StreamingTuning = {
   partialStepSeconds: 0.6,
+  busyPartialStepSeconds: 1,
   firstPartialSeconds: 0.7,
+  emptyPartialStepSeconds: 0.3,
   endpointSilenceMs: ENDPOINT_SILENCE_MS,
   minEndpointUtteranceSeconds: 3,
   shortUtteranceSilenceMs: 1000,
+  commitPausesAfterSeconds: 3,
   maxUtteranceSeconds: 20,
   minCutSeconds: 6,
   maxParagraphCharacters: 2000,
@@ -85,14 +117,21 @@ export interface StreamingStatistics {
   samples: number;
   /** Recognitions run (partials and finals). */
   decodes: number;
+  /** Audio given to those recognitions (samples, 16 kHz): each decode counts what it covered. */
+  decodedSamples: number;
   /** Time spent recognising in the worker threads (ms). */
   recogniseMilliseconds: number;
   /** Finals that were the decode made at their pause (no decode after the endpoint). */
   finalsDecodedAhead: number;
+  /** Finals of settled words before a pause, with no decode of their own. */
+  finalsCommittedAtPauses: number;
 }
 
 interface Utterance {
+  /** Where decoding starts: the voice's start, or the pause where earlier words became final. */
   startSample: number;
+  /** Where the voice started, before any of its words became final at a pause. */
+  voiceStartSample: number;
   /** Audio up to here has been decoded for the last partial. */
   decodedUntil: number;
   settled: TimedWord[];
@@ -117,20 +156,25 @@ interface PendingFinal {
   voiceEndSample: number;
   /** A pause ended it (a new paragraph with endpoints), not a cut of a long utterance. */
   endpoint: boolean;
+  /** Settled words before a pause: the final's text, with no decode. */
+  committed?: { words: TimedWord[]; language: string };
+  /** Words heard after that pause, shown as a partial right after the final. */
+  heardAfter?: TimedWord[];
 }
 
 /**
  * The live recogniser of one stream: 16 kHz mono audio in as it arrives, partial and final
  * segments out. Silero VAD finds speech and pauses; the current utterance is re-decoded (encoder
  * context fitted to it, the previous final text as prompt) every `partialStepSeconds` of new
- * audio and shown as a partial; a pause (`endpointSilenceMs`, or `shortUtteranceSilenceMs` while
- * the utterance is shorter than `minEndpointUtteranceSeconds`, so that a sentence is not cut into
- * fragments at its commas) or a long utterance (cut at its lowest-voice moment before
- * `maxUtteranceSeconds`) makes it final, decoded again whole as batch transcription decodes a
- * window. Words settle by local
+ * audio (`busyPartialStepSeconds` while other streams share the recogniser) and shown as a
+ * partial; a pause (`endpointSilenceMs`, or `shortUtteranceSilenceMs` while the utterance is
+ * shorter than `minEndpointUtteranceSeconds`, so that a sentence is not cut into fragments at its
+ * commas) or a long utterance (cut at its lowest-voice moment before `maxUtteranceSeconds`) makes
+ * it final, decoded again whole as batch transcription decodes a window. Words settle by local
  * agreement: once two successive decodes agree on them they are kept as they are, and the final
- * text always begins with them. Silence is never decoded. One recognition at a time per stream,
- * finals first; `push` waits when the recogniser falls behind, so audio never piles up.
+ * text always begins with them; settled words before a short pause of the voice become final at
+ * once, and decoding goes on from that pause. Silence is never decoded. One recognition at a time
+ * per stream, finals first; `push` waits when the recogniser falls behind, so audio never piles up.
  */
 export class StreamingRecogniser {
   readonly #options: StreamingRecogniserOptions;
@@ -156,13 +200,17 @@ export class StreamingRecogniser {
   #finished = false;
   /** No audio will come beyond what the caller still has to push: no more partials. */
   #inputEnded = false;
+  /** The last decode waited for a recogniser thread: other streams (or recordings) share it. */
+  #recogniserShared = false;
   /** Cancels the partial decode in progress (not the stream). */
   #partialAbort: AbortController | undefined;
   readonly #statistics: StreamingStatistics = {
     samples: 0,
     decodes: 0,
+    decodedSamples: 0,
     recogniseMilliseconds: 0,
     finalsDecodedAhead: 0,
+    finalsCommittedAtPauses: 0,
   };
 
   constructor(options: StreamingRecogniserOptions) {
@@ -279,9 +327,10 @@ export class StreamingRecogniser {
     }
   }
 
-  #newUtterance(startSample: number): Utterance {
+  #newUtterance(startSample: number, voiceStartSample = startSample): Utterance {
     return {
       startSample,
+      voiceStartSample,
       decodedUntil: startSample,
       settled: [],
       previous: undefined,
@@ -295,7 +344,7 @@ export class StreamingRecogniser {
     const utterance = (this.#current ??= this.#newUtterance(
       Math.max(region.startSample, this.#lastUtteranceEnd),
     ));
-    const voiceSeconds = (region.speechEndSample - utterance.startSample) / sampleRate;
+    const voiceSeconds = (region.speechEndSample - utterance.voiceStartSample) / sampleRate;
     if (voiceSeconds >= this.#tuning.minEndpointUtteranceSeconds) {
       this.#endUtterance(region.endSample, region.speechEndSample, true);
     } else {
@@ -391,12 +440,18 @@ export class StreamingRecogniser {
       work = this.#decodeFinal(final);
     } else {
       const current = this.#current;
+      const step =
+        current?.previous?.length === 0
+          ? this.#tuning.emptyPartialStepSeconds
+          : this.#recogniserShared
+            ? this.#tuning.busyPartialStepSeconds
+            : this.#tuning.partialStepSeconds;
       const due =
         current !== undefined &&
         current.held === undefined &&
         !this.#finished &&
         !this.#inputEnded &&
-        this.#audio.endSample - current.decodedUntil >= this.#tuning.partialStepSeconds * sampleRate &&
+        this.#audio.endSample - current.decodedUntil >= step * sampleRate &&
         this.#audio.endSample - current.startSample >= this.#tuning.firstPartialSeconds * sampleRate;
       if (current && this.#pauseDue(current)) work = this.#decodePartial(current, 'ahead');
       else if (current && due) work = this.#decodePartial(current, 'partial');
@@ -421,6 +476,7 @@ export class StreamingRecogniser {
     signal: AbortSignal = this.#abort.signal,
   ): Promise<{ words: TimedWord[]; language: string }> {
     const samples = this.#audio.slice(startSample, Math.min(endSample, this.#audio.endSample));
+    const submitted = performance.now();
     const result = await recogniseWindow(
       this.#options.recogniser,
       {
@@ -438,7 +494,10 @@ export class StreamingRecogniser {
       this.#options.decoding,
     );
     this.#statistics.decodes += 1;
+    this.#statistics.decodedSamples += samples.length;
     this.#statistics.recogniseMilliseconds += result.recogniseMilliseconds;
+    this.#recogniserShared =
+      performance.now() - submitted - result.recogniseMilliseconds > sharedRecogniserWaitMs;
     // Words placed at the very end of the audio were heard in the silent margin of the encoder's
     // context, not in the audio (whisper repeating the utterance there).
     const audioEnd = (startSample + samples.length) / sampleRate;
@@ -484,10 +543,81 @@ export class StreamingRecogniser {
       return;
     }
     const shown = this.#settle(utterance, words, endSample);
-    const text = joinText(this.#paragraph.text, joinWords(shown));
+    if (this.#commitBeforePause(utterance, shown, endSample)) return;
+    this.#showPartial(shown);
+  }
+
+  #showPartial(words: TimedWord[]): void {
+    const text = joinText(this.#paragraph.text, joinWords(words));
     if (!text && !this.#partialShown) return;
     this.#partialShown = true;
     this.#options.onSegment({ type: 'partial', segment: this.#paragraph.id, text });
+  }
+
+  /**
+   * Every word heard before a pause of the voice has settled: those words become final now (they
+   * would begin the final text anyway) and the utterance goes on from the pause, so that later
+   * decodes (partials and the final) cover only the audio after it, with the final text as prompt,
+   * as batch transcription starts a window at a pause. A long sentence then costs what its last
+   * phrase costs, not its whole length again at every partial.
+   */
+  #commitBeforePause(utterance: Utterance, heard: TimedWord[], endSample: number): boolean {
+    const language = this.#language;
+    if (this.#tuning.commitPausesAfterSeconds <= 0 || language === undefined) return false;
+    if (utterance.settled.length === 0 || this.#finished || this.#inputEnded) return false;
+    const pause = this.#latestSettledPause(utterance, heard, endSample);
+    if (!pause) return false;
+    const before = heard.slice(0, pause.wordsBefore);
+    this.#finals.push({
+      utterance: { ...utterance, settled: before, ahead: undefined },
+      endSample: pause.sample,
+      voiceEndSample: pause.sample,
+      endpoint: false,
+      committed: { words: before, language },
+      heardAfter: heard.slice(pause.wordsBefore),
+    });
+    const next = this.#newUtterance(pause.sample, utterance.voiceStartSample);
+    next.decodedUntil = endSample;
+    next.previous = heard.slice(pause.wordsBefore);
+    this.#current = next;
+    this.#lastUtteranceEnd = pause.sample;
+    return true;
+  }
+
+  /**
+   * The latest pause (`pauseFrames` quiet VAD frames) at least `commitPausesAfterSeconds` into the
+   * utterance such that every word heard before it has settled and the words fall clearly on
+   * either side of it.
+   */
+  #latestSettledPause(
+    utterance: Utterance,
+    heard: TimedWord[],
+    endSample: number,
+  ): { sample: number; wordsBefore: number } | undefined {
+    const settledEnd = utterance.settled.at(-1)?.end ?? 0;
+    const firstFrame = Math.ceil(
+      (utterance.startSample + this.#tuning.commitPausesAfterSeconds * sampleRate) / VAD_FRAME_SAMPLES,
+    );
+    const lastFrame = Math.min(
+      Math.floor(endSample / VAD_FRAME_SAMPLES),
+      Math.floor(((settledEnd + pauseWordTolerance) * sampleRate) / VAD_FRAME_SAMPLES),
+    );
+    let quietEnd = lastFrame;
+    for (let frame = lastFrame; frame >= firstFrame; frame -= 1) {
+      const quiet = (this.#probabilities[frame - this.#probabilitiesStart] ?? 1) < quietProbability;
+      if (!quiet) {
+        quietEnd = frame - 1;
+        continue;
+      }
+      if (quietEnd - frame + 1 < pauseFrames) continue;
+      const sample = Math.round(((frame + quietEnd + 1) / 2) * VAD_FRAME_SAMPLES);
+      const wordsBefore = wordsBeforePause(heard, sample / sampleRate);
+      if (wordsBefore !== undefined && wordsBefore > 0 && wordsBefore <= utterance.settled.length) {
+        return { sample, wordsBefore };
+      }
+      quietEnd = frame - 1;
+    }
+    return undefined;
   }
 
   /** Settles what two successive decodes agree on; returns the words to show. */
@@ -510,9 +640,10 @@ export class StreamingRecogniser {
     // Decoded at the pause with every word of the utterance, and only silence since: that is the final.
     const ahead =
       utterance.ahead && utterance.ahead.endSample >= pending.voiceEndSample ? utterance.ahead : undefined;
-    if (ahead) this.#statistics.finalsDecodedAhead += 1;
+    if (pending.committed) this.#statistics.finalsCommittedAtPauses += 1;
+    else if (ahead) this.#statistics.finalsDecodedAhead += 1;
     const { words, language } =
-      ahead ?? (await this.#recognise(utterance.startSample, pending.endSample, false));
+      pending.committed ?? ahead ?? (await this.#recognise(utterance.startSample, pending.endSample, false));
     if (this.#abort.signal.aborted) return;
     if (this.#language === undefined && words.length > 0) this.#language = language;
     const text = joinWords(continueSettled(utterance.settled, words));
@@ -528,6 +659,9 @@ export class StreamingRecogniser {
       ? pending.endpoint
       : this.#paragraph.text.length >= this.#tuning.maxParagraphCharacters;
     if (newParagraph && this.#paragraph.text) this.#paragraph = { id: this.#paragraph.id + 1, text: '' };
+    // The words after the pause stay on screen, as they were before the final.
+    if (pending.heardAfter && pending.heardAfter.length > 0 && !this.#finished)
+      this.#showPartial(pending.heardAfter);
   }
 }
 
