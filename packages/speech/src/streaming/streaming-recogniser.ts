@@ -204,6 +204,8 @@ export class StreamingRecogniser {
   #recogniserShared = false;
   /** Cancels the partial decode in progress (not the stream). */
   #partialAbort: AbortController | undefined;
+  /** What the decode `#partialAbort` cancels is for. */
+  #partialKind: 'partial' | 'ahead' | undefined;
   readonly #statistics: StreamingStatistics = {
     samples: 0,
     decodes: 0,
@@ -359,6 +361,16 @@ export class StreamingRecogniser {
     const end = Math.max(endSample, utterance.startSample);
     this.#lastUtteranceEnd = end;
     this.#finals.push({ utterance, endSample: end, voiceEndSample, endpoint });
+    this.#cancelPartial();
+  }
+
+  /**
+   * A final is due: a partial of this stream still waiting for a thread (behind other streams'
+   * work) or running would hold it back, and nobody will see it. A decode ahead at a pause is
+   * kept: it is the final's own decode.
+   */
+  #cancelPartial(): void {
+    if (this.#partialKind === 'partial') this.#partialAbort?.abort();
   }
 
   /** A long utterance: final up to its quietest moment, the rest continues as a new utterance. */
@@ -391,6 +403,7 @@ export class StreamingRecogniser {
     });
     this.#current = this.#newUtterance(cutSample);
     this.#lastUtteranceEnd = cutSample;
+    this.#cancelPartial();
   }
 
   #forgetUnneededAudio(): void {
@@ -515,6 +528,7 @@ export class StreamingRecogniser {
     utterance.decodedUntil = endSample;
     const cancel = new AbortController();
     this.#partialAbort = cancel;
+    this.#partialKind = kind;
     let words: TimedWord[];
     try {
       let language: string;
@@ -526,7 +540,7 @@ export class StreamingRecogniser {
       ));
       if (kind === 'ahead') utterance.ahead = { endSample, words, language };
     } catch (error) {
-      // Cancelled by `endOfInput`: the final decodes this audio next.
+      // Cancelled by `endOfInput` or a final of this stream: the final decodes this audio next.
       if (cancel.signal.aborted && isSpeechError(error) && error.code === 'CANCELLED') return;
       if (isPreempted(error)) {
         // Gave way to another stream's final: the next partial is due at once.
@@ -535,7 +549,10 @@ export class StreamingRecogniser {
       }
       throw error;
     } finally {
-      if (this.#partialAbort === cancel) this.#partialAbort = undefined;
+      if (this.#partialAbort === cancel) {
+        this.#partialAbort = undefined;
+        this.#partialKind = undefined;
+      }
     }
     if (this.#abort.signal.aborted || this.#current !== utterance) {
       // Ended (or cut) meanwhile: the final decode starts from what settled here.
