@@ -206,10 +206,8 @@ export class StreamingRecogniser {
   #inputEnded = false;
   /** The last decode waited for a recogniser thread: other streams (or recordings) share it. */
   #recogniserShared = false;
-  /** Cancels the partial decode in progress (not the stream). */
-  #partialAbort: AbortController | undefined;
-  /** What the decode `#partialAbort` cancels is for. */
-  #partialKind: 'partial' | 'ahead' | undefined;
+  /** The partial (or ahead-of-pause) decode in progress and what cancels it (not the stream). */
+  #partialDecode: { cancel: AbortController; kind: 'partial' | 'ahead' } | undefined;
   readonly #statistics: StreamingStatistics = {
     samples: 0,
     decodes: 0,
@@ -286,7 +284,7 @@ export class StreamingRecogniser {
    */
   endOfInput(): void {
     this.#inputEnded = true;
-    this.#partialAbort?.abort();
+    this.#partialDecode?.cancel.abort();
   }
 
   /** Stops at once: the recognition in progress is cancelled (its thread freed), nothing more is sent. */
@@ -374,7 +372,7 @@ export class StreamingRecogniser {
    * kept: it is the final's own decode.
    */
   #cancelPartial(): void {
-    if (this.#partialKind === 'partial') this.#partialAbort?.abort();
+    if (this.#partialDecode?.kind === 'partial') this.#partialDecode.cancel.abort();
   }
 
   /** A long utterance: final up to its quietest moment, the rest continues as a new utterance. */
@@ -531,8 +529,8 @@ export class StreamingRecogniser {
     const decodedBefore = utterance.decodedUntil;
     utterance.decodedUntil = endSample;
     const cancel = new AbortController();
-    this.#partialAbort = cancel;
-    this.#partialKind = kind;
+    const decode = { cancel, kind };
+    this.#partialDecode = decode;
     let words: TimedWord[];
     try {
       let language: string;
@@ -553,10 +551,7 @@ export class StreamingRecogniser {
       }
       throw error;
     } finally {
-      if (this.#partialAbort === cancel) {
-        this.#partialAbort = undefined;
-        this.#partialKind = undefined;
-      }
+      if (this.#partialDecode === decode) this.#partialDecode = undefined;
     }
     if (this.#abort.signal.aborted || this.#current !== utterance) {
       // Ended (or cut) meanwhile: the final decode starts from what settled here.
@@ -589,17 +584,18 @@ export class StreamingRecogniser {
     const pause = this.#latestSettledPause(utterance, heard, endSample);
     if (!pause) return false;
     const before = heard.slice(0, pause.wordsBefore);
+    const after = heard.slice(pause.wordsBefore);
     this.#finals.push({
       utterance: { ...utterance, settled: before, ahead: undefined },
       endSample: pause.sample,
       voiceEndSample: pause.sample,
       endpoint: false,
       committed: { words: before, language },
-      heardAfter: heard.slice(pause.wordsBefore),
+      heardAfter: after,
     });
     const next = this.#newUtterance(pause.sample, utterance.voiceStartSample);
     next.decodedUntil = endSample;
-    next.previous = heard.slice(pause.wordsBefore);
+    next.previous = after;
     this.#current = next;
     this.#lastUtteranceEnd = pause.sample;
     return true;
