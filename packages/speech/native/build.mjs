@@ -1,7 +1,8 @@
 // Builds the whisper.cpp addon (Rust, through whisper-rs and napi-rs) into native/verbatim-whisper.node.
 // Cargo rebuilds only what changed, so this is quick after the first build (~1–2 minutes).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, renameSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,12 +15,23 @@ if (cargo.status !== 0) {
   );
   process.exit(1);
 }
+// whisper-rs-sys passes CMAKE_* variables on to CMake, but its build script does not run again when
+// they change: a build made without these options (or with others) cleans that crate's build first.
+const ggmlOptions = path.join(here, 'ggml-options.cmake');
+const optionsStamp = path.join(here, 'target', 'release', 'ggml-options.sha256');
+const optionsHash = createHash('sha256').update(readFileSync(ggmlOptions)).digest('hex');
+const builtWith = existsSync(optionsStamp) ? readFileSync(optionsStamp, 'utf8') : '';
+if (builtWith !== optionsHash) {
+  spawnSync('cargo', ['clean', '--release', '--quiet', '-p', 'whisper-rs-sys'], { cwd: here, stdio: 'inherit' });
+}
 const build = spawnSync('cargo', ['build', '--release', '--quiet'], {
   cwd: here,
   stdio: 'inherit',
-  env: { ...process.env, WHISPER_DONT_GENERATE_BINDINGS: '1' },
+  env: { ...process.env, WHISPER_DONT_GENERATE_BINDINGS: '1', CMAKE_PROJECT_INCLUDE: ggmlOptions },
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
+mkdirSync(path.dirname(optionsStamp), { recursive: true });
+writeFileSync(optionsStamp, optionsHash);
 const built = path.join(here, 'target', 'release', 'libverbatim_whisper.so');
 if (!existsSync(built)) {
   console.error(`cargo finished but ${built} is missing`);
