@@ -68,9 +68,20 @@ export interface WindowResult {
   recogniseMilliseconds: number;
 }
 
-function encoderContextFor(samples: number, margin: number): number {
+/**
+ * ggml's fast matrix kernels (llamafile's tinyBLAS) take the attention's products only when the
+ * context is a multiple of 16 frames; at any other length they fell back to plain dot products,
+ * which took a quarter of a greedy decode's time (measured with perf on the dev set). Rounding up
+ * adds at most 0.3 s of margin. bench:speech (base): RTF 0.092 -> 0.085 on English, 0.107 -> 0.100
+ * over all languages; WER the same but for French, one word better (27.52 -> 26.61 %), and tiny.en,
+ * one word worse (1.72 -> 2.06 %, its reference).
+ */
+const encoderContextStep = 16;
+
+/** The encoder context for a window of `samples`, with `margin` frames after the audio. */
+export function encoderContextFor(samples: number, margin: number): number {
   const frames = Math.ceil((samples / sampleRate) * encoderFramesPerSecond) + margin;
-  return Math.min(fullEncoderContext, frames);
+  return Math.min(fullEncoderContext, Math.ceil(frames / encoderContextStep) * encoderContextStep);
 }
 
 function priorityOf(live: WindowRequest['live']): number {
