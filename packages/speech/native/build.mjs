@@ -22,7 +22,10 @@ const optionsStamp = path.join(here, 'target', 'release', 'ggml-options.sha256')
 const optionsHash = createHash('sha256').update(readFileSync(ggmlOptions)).digest('hex');
 const builtWith = existsSync(optionsStamp) ? readFileSync(optionsStamp, 'utf8') : '';
 if (builtWith !== optionsHash) {
-  spawnSync('cargo', ['clean', '--release', '--quiet', '-p', 'whisper-rs-sys'], { cwd: here, stdio: 'inherit' });
+  spawnSync('cargo', ['clean', '--release', '--quiet', '-p', 'whisper-rs-sys'], {
+    cwd: here,
+    stdio: 'inherit',
+  });
 }
 const build = spawnSync('cargo', ['build', '--release', '--quiet'], {
   cwd: here,
