@@ -32,6 +32,16 @@ export const readinessSchema = z
         waiting: z.int().nonnegative(),
       }),
       /**
+       * Where files are kept (`local` folder or `s3` bucket): whether it can be read and written
+       * now, and why not in `detail`. Reported, but not part of `status`: without its store the
+       * node still serves accounts, billing and live transcription; uploads answer 503
+       * STORAGE_UNAVAILABLE until it is back.
+       */
+      storage: readinessCheckSchema.extend({
+        kind: z.enum(['local', 's3']),
+        latencyMs: z.number().nonnegative().optional(),
+      }),
+      /**
        * The on-premise edition only: whether its licence lets new work start (`detail` says why
        * not and what to do, `code` is the LICENSE_… code transcription answers). Reported, but not
        * part of `status`: with a licence problem the node still serves accounts and the console.

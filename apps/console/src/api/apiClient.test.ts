@@ -105,6 +105,7 @@ describe('apiRequest', () => {
         database: { ok: false, detail: 'down' },
         migrations: { ok: true, pending: [] },
         speech: { ok: true, models: ['base-q8_0'], workers: 1, busy: 0, waiting: 0 },
+        storage: { ok: true, kind: 'local' },
       },
     };
     stubApi({ '/api/v1/ready': { status: 503, body: notReady } });

@@ -23,6 +23,7 @@ export const sampleReadiness: Readiness = {
     database: { ok: true, latencyMs: 3 },
     migrations: { ok: true, pending: [] },
     speech: { ok: true, models: ['base-q8_0'], workers: 1, busy: 0, waiting: 0 },
+    storage: { ok: true, kind: 'local', latencyMs: 1 },
   },
 };
 

@@ -47,6 +47,7 @@ const statusByCode = {
   RECORDING_TOO_LONG: 413,
   // No model installed, or ffmpeg missing: the operator must act (the message says how).
   SPEECH_UNAVAILABLE: 503,
+  STORAGE_UNAVAILABLE: 503,
   // Every recogniser busy and the line full: retry after the Retry-After header.
   SPEECH_BUSY: 503,
   TRANSCRIPTION_FAILED: 500,

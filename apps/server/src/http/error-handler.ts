@@ -4,6 +4,7 @@ import type { ErrorCode, ValidationIssue } from '@verbatim/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors/app-error.js';
+import { StorageUnavailableError } from '../platform/storage/file-storage.js';
 
 const locations = {
   body: 'body',
@@ -34,9 +35,20 @@ const multipartParserErrors = [
   'Unexpected end of multipart data',
 ];
 
+/** A store that failed is usually back within seconds (a restart, a network blip). */
+const storageRetryAfterSeconds = 5;
+
 /** Turns anything thrown while handling a request into an AppError; undefined means "ours, 5xx". */
 export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
+  if (error instanceof StorageUnavailableError) {
+    return new AppError(
+      'STORAGE_UNAVAILABLE',
+      'The file store is not available right now. Please try again in a moment.',
+      undefined,
+      { cause: error, retryAfterSeconds: storageRetryAfterSeconds },
+    );
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return new AppError('VALIDATION_FAILED', 'The request is not valid.', validationIssues(error));
   }
@@ -108,9 +120,14 @@ export function errorAnswer(error: unknown, request: FastifyRequest, reply: Fast
     };
   }
   const errorId = request.id;
-  // A full or unavailable speech engine is a state the operator sees in /ready, not a failure.
-  if (appError?.statusCode === 503) request.log.warn({ code: appError.code, errorId }, appError.message);
-  else request.log.error({ err: error, errorId }, 'request failed');
+  // A full or unavailable speech engine, or a store that failed, is a state the operator sees in
+  // /ready, not a failure of ours; the store's own reason is in the cause.
+  if (appError?.statusCode === 503) {
+    request.log.warn(
+      { code: appError.code, errorId, ...(appError.cause ? { err: appError.cause } : {}) },
+      appError.message,
+    );
+  } else request.log.error({ err: error, errorId }, 'request failed');
   const status = appError?.statusCode ?? 500;
   return {
     status,

@@ -44,13 +44,19 @@ export function putChunk(
   });
 }
 
-/** The whole resumable upload as the console does it: placeholder, then chunks from the size held. */
-export async function uploadInChunks(
+export interface RecordingMetadata {
+  fileName: string;
+  type: string;
+  languageCode: string;
+  callbackUrl?: string;
+}
+
+/** The placeholder of a resumable upload of `data` (POST /media/recordings), nothing sent yet. */
+export async function createRecordingUpload(
   app: FastifyInstance,
   headers: Record<string, string>,
   data: Buffer,
-  metadata: { fileName: string; type: string; languageCode: string; callbackUrl?: string },
-  chunkBytes = 64 * 1024,
+  metadata: RecordingMetadata,
 ): Promise<RecordingUploadState> {
   const created = await app.inject({
     method: 'POST',
@@ -59,7 +65,18 @@ export async function uploadInChunks(
     payload: { ...metadata, size: data.length, sha1: sha1(data) },
   });
   if (created.statusCode !== 200) throw new Error(`create: ${created.statusCode} ${created.body}`);
-  let state = created.json<RecordingUploadState>();
+  return created.json<RecordingUploadState>();
+}
+
+/** The whole resumable upload as the console does it: placeholder, then chunks from the size held. */
+export async function uploadInChunks(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+  data: Buffer,
+  metadata: RecordingMetadata,
+  chunkBytes = 64 * 1024,
+): Promise<RecordingUploadState> {
+  let state = await createRecordingUpload(app, headers, data, metadata);
   while (!state.isCompleted) {
     const response = await putChunk(
       app,

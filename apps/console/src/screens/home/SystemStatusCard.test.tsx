@@ -29,6 +29,7 @@ describe('system status card', () => {
             database: { ok: false, detail: 'connection refused' },
             migrations: { ok: false, pending: ['0002_accounts', '0003_keys'] },
             speech: { ok: false, detail: 'No speech model', models: [], workers: 1, busy: 0, waiting: 0 },
+            storage: { ok: true, kind: 'local' },
           },
         },
       },

@@ -15,7 +15,7 @@ import { AppError } from '../../errors/app-error.js';
 import { newId } from '../../lib/ids.js';
 import type { Db } from '../../platform/db/database.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
-import type { FileStorage } from '../../platform/storage/file-storage.js';
+import { StorageUnavailableError, type FileStorage } from '../../platform/storage/file-storage.js';
 import { recordingKey } from './file-keys.js';
 import { transcribeFileJob } from './files.jobs.js';
 import { FilesRepository, type FileRow } from './files.repository.js';
@@ -145,7 +145,8 @@ export class UploadsService {
       await this.#files.unlockUpload(file.id, token, written.size);
       if (written.error !== undefined) {
         source.resume();
-        if (written.error instanceof AppError) throw written.error;
+        if (written.error instanceof AppError || written.error instanceof StorageUnavailableError)
+          throw written.error;
         throw new AppError(
           'BAD_REQUEST',
           `The chunk was interrupted: the server holds ${written.size} bytes, continue from there.`,

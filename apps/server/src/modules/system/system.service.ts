@@ -5,6 +5,10 @@ import type { Config } from '../../config/config.js';
 import type { Database } from '../../platform/db/database.js';
 import type { InstallationLicence } from '../licences/installation-licence.js';
 import { pendingMigrations } from '../../platform/db/migrator.js';
+import type { FileStorage } from '../../platform/storage/file-storage.js';
+
+/** /ready answers within this even when the store does not (load balancers poll it). */
+const storageCheckTimeoutMs = 3_000;
 
 export class SystemService {
   readonly #startedAt = Date.now();
@@ -13,6 +17,7 @@ export class SystemService {
     private readonly config: Config,
     private readonly database: Database,
     private readonly speech: SpeechEngine,
+    private readonly storage: { kind: 'local' | 's3'; store: FileStorage },
     /** The on-premise edition's licence; null in the cloud product. */
     private readonly licence: InstallationLicence | null = null,
   ) {}
@@ -65,6 +70,7 @@ export class SystemService {
       busy: engine.busy,
       waiting: engine.waiting,
     };
+    const storage = await this.#storageCheck();
     let licence: Readiness['checks']['licence'];
     if (this.licence && database.ok && migrations.ok) {
       const problem = await this.#licenceProblem();
@@ -76,8 +82,35 @@ export class SystemService {
     }
     return {
       status: database.ok && migrations.ok ? 'ready' : 'not_ready',
-      checks: { database, migrations, speech, ...(licence ? { licence } : {}) },
+      checks: { database, migrations, speech, storage, ...(licence ? { licence } : {}) },
     };
+  }
+
+  async #storageCheck(): Promise<Readiness['checks']['storage']> {
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${storageCheckTimeoutMs / 1000} s`)),
+        storageCheckTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([this.storage.store.check(), timeout]);
+      return {
+        ok: true,
+        kind: this.storage.kind,
+        latencyMs: Math.round((performance.now() - started) * 100) / 100,
+      };
+    } catch (error) {
+      return {
+        ok: false,
+        kind: this.storage.kind,
+        detail: error instanceof Error ? error.message : 'unknown',
+      };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async consoleConfig(): Promise<ConsoleConfig> {

@@ -13,6 +13,18 @@ export interface LocalCopy {
   release(): Promise<void>;
 }
 
+/**
+ * The store cannot be used right now (unreachable, failing, or refusing this installation): the
+ * request may succeed later, so it answers 503 STORAGE_UNAVAILABLE, never a 500. The message is
+ * for the operator's log and /ready, not for API clients.
+ */
+export class StorageUnavailableError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StorageUnavailableError';
+  }
+}
+
 /** Files the product keeps (photos, uploads, transcripts, invoices), by key such as `profile-photos/acc_1.jpg`. */
 export interface FileStorage {
   put(key: string, data: Buffer): Promise<void>;
@@ -35,6 +47,8 @@ export interface FileStorage {
   /** The object's bytes as a stream; undefined when there is nothing. */
   read(key: string): Promise<Readable | undefined>;
   localCopy(key: string): Promise<LocalCopy>;
+  /** Resolves when the store can be read and written now; otherwise a StorageUnavailableError. */
+  check(): Promise<void>;
 }
 
 /** The answer of `writeFrom` at an offset past the bytes held: nothing written, nothing dropped. */

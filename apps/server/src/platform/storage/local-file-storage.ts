@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { access, mkdir, open, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   assertSafeKey,
   offsetPastEnd,
+  StorageUnavailableError,
   type FileStorage,
   type LocalCopy,
   type PartialWrite,
@@ -16,22 +17,34 @@ import {
 export class LocalFileStorage implements FileStorage {
   constructor(private readonly root: string) {}
 
+  async check(): Promise<void> {
+    await this.#io(async () => {
+      await mkdir(this.root, { recursive: true });
+      await access(this.root, constants.R_OK | constants.W_OK);
+    });
+  }
+
   async put(key: string, data: Buffer): Promise<void> {
     const file = this.#path(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    // Write then rename, so a reader never sees half a file.
-    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temporary, data);
-    await rename(temporary, file);
+    await this.#io(async () => {
+      await mkdir(path.dirname(file), { recursive: true });
+      // Write then rename, so a reader never sees half a file.
+      const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+      await writeFile(temporary, data);
+      await rename(temporary, file);
+    });
   }
 
   async get(key: string): Promise<Buffer | undefined> {
-    try {
-      return await readFile(this.#path(key));
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
+    const file = this.#path(key);
+    return this.#io(async () => {
+      try {
+        return await readFile(file);
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    });
   }
 
   async exists(key: string): Promise<boolean> {
@@ -39,17 +52,21 @@ export class LocalFileStorage implements FileStorage {
   }
 
   async size(key: string): Promise<number | undefined> {
-    try {
-      const stats = await stat(this.#path(key));
-      return stats.isFile() ? stats.size : undefined;
-    } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw error;
-    }
+    const file = this.#path(key);
+    return this.#io(async () => {
+      try {
+        const stats = await stat(file);
+        return stats.isFile() ? stats.size : undefined;
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    });
   }
 
   async delete(key: string): Promise<void> {
-    await rm(this.#path(key), { force: true });
+    const file = this.#path(key);
+    await this.#io(() => rm(file, { force: true }));
   }
 
   async writeFrom(
@@ -59,12 +76,16 @@ export class LocalFileStorage implements FileStorage {
     options: { maxSize: number; limitError: () => Error },
   ): Promise<PartialWrite> {
     const file = this.#path(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    const held = (await this.size(key)) ?? 0;
+    const held = await this.#io(async () => {
+      await mkdir(path.dirname(file), { recursive: true });
+      return (await this.size(key)) ?? 0;
+    });
     if (offset > held) return offsetPastEnd(key, held, offset);
-    // Create it if missing, then drop what an interrupted earlier write left past the offset.
-    await (await open(file, 'a', 0o600)).close();
-    await truncate(file, offset);
+    await this.#io(async () => {
+      // Create it if missing, then drop what an interrupted earlier write left past the offset.
+      await (await open(file, 'a', 0o600)).close();
+      await truncate(file, offset);
+    });
     let written = 0;
     const limiter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
@@ -81,9 +102,10 @@ export class LocalFileStorage implements FileStorage {
       // flush: the bytes are on disk before the size is reported (and recorded as received).
       await pipeline(source, limiter, createWriteStream(file, { flags: 'r+', start: offset, flush: true }));
     } catch (caught) {
-      error = caught;
+      // The disk's failures (full, read-only) are the store's; the source's stay the source's.
+      error = storeFailure(caught, this.root) ?? caught;
     }
-    const { size } = await stat(file);
+    const { size } = await this.#io(() => stat(file));
     return error === undefined ? { size } : { size, error };
   }
 
@@ -98,13 +120,21 @@ export class LocalFileStorage implements FileStorage {
       return stream;
     } catch (error) {
       if (isMissing(error)) return undefined;
-      throw error;
+      throw storeFailure(error, this.root) ?? error;
     }
   }
 
   localCopy(key: string): Promise<LocalCopy> {
     // Already a local file: nothing to copy or to clean up (an unsafe key rejects, as elsewhere).
     return Promise.resolve().then(() => ({ path: this.#path(key), release: () => Promise.resolve() }));
+  }
+
+  async #io<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw storeFailure(error, this.root) ?? error;
+    }
   }
 
   #path(key: string): string {
@@ -115,4 +145,27 @@ export class LocalFileStorage implements FileStorage {
 
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+/** What the system answers when the disk, not the request, is at fault. */
+const storeErrnoCodes = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EROFS',
+  'EIO',
+  'EACCES',
+  'EPERM',
+  'ENOTDIR',
+  'EEXIST',
+  'EMFILE',
+  'ENFILE',
+]);
+
+/** The disk's failure as a StorageUnavailableError naming the folder; undefined for other errors. */
+function storeFailure(error: unknown, root: string): StorageUnavailableError | undefined {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  if (code === undefined || !storeErrnoCodes.has(code)) return undefined;
+  return new StorageUnavailableError(`the folder ${root} failed: ${code}${syscall ? ` (${syscall})` : ''}`, {
+    cause: error,
+  });
 }

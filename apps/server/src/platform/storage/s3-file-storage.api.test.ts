@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { RecordingUploadState } from '@verbatim/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config/config.js';
-import { putChunk, sha1 } from '../../test-support/files.js';
+import { createRecordingUpload, putChunk } from '../../test-support/files.js';
 import { S3StandIn } from '../../test-support/s3/s3-stand-in.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
@@ -34,20 +33,11 @@ describe('FILES_STORAGE=s3: the product keeps its files in the bucket', () => {
     for (let start = 0; start < recording.length; start += data.length) data.copy(recording, start);
     recording.writeUInt32BE(0xdeadbeef, 6 * mib);
 
-    const created = await runtime.app.inject({
-      method: 'POST',
-      url: '/api/v1/media/recordings',
-      headers,
-      payload: {
-        fileName: 'meeting.mp3',
-        type: 'audio/mpeg',
-        languageCode: 'en',
-        size: recording.length,
-        sha1: sha1(recording),
-      },
+    const { fileId } = await createRecordingUpload(runtime.app, headers, recording, {
+      fileName: 'meeting.mp3',
+      type: 'audio/mpeg',
+      languageCode: 'en',
     });
-    expect(created.statusCode).toBe(200);
-    const { fileId } = created.json<RecordingUploadState>();
 
     const split = 5 * mib + 512 * 1024;
     const first = await putChunk(runtime.app, headers, fileId, 0, recording.subarray(0, split));

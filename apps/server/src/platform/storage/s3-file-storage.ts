@@ -23,6 +23,7 @@ import {
 import {
   assertSafeKey,
   offsetPastEnd,
+  StorageUnavailableError,
   type FileStorage,
   type LocalCopy,
   type PartialWrite,
@@ -87,14 +88,37 @@ export class S3FileStorage implements FileStorage {
       responseChecksumValidation: 'WHEN_REQUIRED',
       requestHandler: { connectionTimeout: 10_000 },
     });
+    // Every failure of the store (after the SDK's own retries) but a missing object becomes a
+    // StorageUnavailableError saying what went wrong, so that requests answer 503, not 500.
+    this.#client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          if (isMissing(error)) throw error;
+          throw new StorageUnavailableError(this.#problem(error).message, { cause: error });
+        }
+      },
+      { step: 'initialize', name: 'verbatimStorageUnavailable' },
+    );
   }
 
   /** Checks that the bucket exists and these credentials may use it; throws an S3StorageProblem. */
   async verify(): Promise<void> {
     try {
+      await this.check();
+    } catch (error) {
+      throw this.#problem(error instanceof StorageUnavailableError ? error.cause : error);
+    }
+  }
+
+  async check(): Promise<void> {
+    try {
       await this.#client.send(new HeadBucketCommand({ Bucket: this.settings.bucket }));
     } catch (error) {
-      throw this.#problem(error);
+      // A bucket gone answers HEAD with a bare 404, which object reads take for a missing object.
+      if (error instanceof StorageUnavailableError) throw error;
+      throw new StorageUnavailableError(this.#problem(error).message, { cause: error });
     }
   }
 
@@ -257,7 +281,7 @@ export class S3FileStorage implements FileStorage {
     );
     const bytes = await object.Body?.transformToByteArray();
     if (bytes?.byteLength !== length)
-      throw new Error(`the store answered ${bytes?.byteLength ?? 0} of ${length} bytes`);
+      throw new StorageUnavailableError(`the store answered ${bytes?.byteLength ?? 0} of ${length} bytes`);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
