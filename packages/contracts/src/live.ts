@@ -120,17 +120,31 @@ export type LiveCloseReason = z.infer<typeof liveCloseReasonSchema>;
 /** Seconds without any audio after which the server closes with 4408. */
 export const LIVE_IDLE_TIMEOUT_SECONDS = 60;
 
+/** One segment of a live transcript, as the server last sent it. */
+export interface LiveTranscriptSegment {
+  id: number;
+  text: string;
+  final: boolean;
+}
+
 /**
- * What a client shows (spec §3 Transcript segment): each message replaces the last segment when it
- * has its id, and is appended otherwise; one line per segment (`connected` is skipped).
+ * What a client shows (spec §3 Transcript segment): a message with the id of the last segment
+ * replaces it; any other id appends a new segment.
  */
+export function applyLiveSegmentMessage(
+  segments: readonly LiveTranscriptSegment[],
+  message: LiveSegmentMessage,
+): LiveTranscriptSegment[] {
+  const segment = { id: message.segment, text: message.text, final: message.type === 'final' };
+  const last = segments.at(-1);
+  return last?.id === message.segment ? [...segments.slice(0, -1), segment] : [...segments, segment];
+}
+
+/** The lines a client shows after `messages`: one per segment (`connected` is skipped). */
 export function liveTranscriptLines(messages: readonly LiveServerMessage[]): string[] {
-  const lines: { segment: number; text: string }[] = [];
+  let segments: LiveTranscriptSegment[] = [];
   for (const message of messages) {
-    if (message.type === 'connected') continue;
-    const last = lines[lines.length - 1];
-    if (last && last.segment === message.segment) last.text = message.text;
-    else lines.push({ segment: message.segment, text: message.text });
+    if (message.type !== 'connected') segments = applyLiveSegmentMessage(segments, message);
   }
-  return lines.map((line) => line.text);
+  return segments.map((segment) => segment.text);
 }

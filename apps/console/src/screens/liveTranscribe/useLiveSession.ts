@@ -1,12 +1,11 @@
-import type { LiveCloseReason } from '@verbatim/contracts';
-import { liveCloseCodes } from '@verbatim/contracts';
+import type { LiveCloseReason, LiveTranscriptSegment } from '@verbatim/contracts';
+import { applyLiveSegmentMessage, liveCloseCodes } from '@verbatim/contracts';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { apiAuth } from '../../api/apiAuth';
 import { decodeToStreamingFormat, sendInRealTime } from './audio/fileAudio';
 import { isPermissionRefusal, type MicrophoneCapture, startMicrophoneCapture } from './audio/microphone';
 import { LiveConnection, liveSocketUrl } from './liveConnection';
 import { initialLiveSession, liveSessionReducer, timerRunning } from './liveSessionMachine';
-import { applySegmentMessage, type TranscriptSegment } from './transcriptSegments';
 
 export interface LiveStartRequest {
   languageCode: string;
@@ -25,7 +24,7 @@ const tickMs = 1000;
  */
 export function useLiveSession({ onRecordingRefused }: { onRecordingRefused: () => void }) {
   const [state, dispatch] = useReducer(liveSessionReducer, initialLiveSession);
-  const [segments, setSegments] = useState<TranscriptSegment[]>([]);
+  const [segments, setSegments] = useState<LiveTranscriptSegment[]>([]);
   /** Why the server ended (or refused) the last session, when it said. */
   const [endReason, setEndReason] = useState<LiveCloseReason | undefined>();
   const connection = useRef<LiveConnection | undefined>(undefined);
@@ -102,7 +101,7 @@ export function useLiveSession({ onRecordingRefused }: { onRecordingRefused: () 
               if (file) void sendFile(file, opened);
             },
             onSegment: (message) => {
-              if (current()) setSegments((shown) => applySegmentMessage(shown, message));
+              if (current()) setSegments((shown) => applyLiveSegmentMessage(shown, message));
             },
             onClose: ({ code, reason }) => {
               if (!current()) return;
