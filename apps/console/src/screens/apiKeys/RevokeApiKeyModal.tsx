@@ -1,7 +1,8 @@
-import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { Code } from '@mantine/core';
 import type { ApiKey } from '@verbatim/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDestructiveModal } from '../../chrome/ConfirmDestructiveModal';
 import { apiKeysQuery, revokeApiKey } from './apiKeysApi';
 
 export interface RevokeApiKeyModalProps {
@@ -28,27 +29,23 @@ export function RevokeApiKeyModal({ apiKey, onClose }: RevokeApiKeyModalProps) {
   };
 
   return (
-    <Modal opened={apiKey !== null} onClose={close} title={t('screens.apiKeys.revoke.title')} centered>
-      {apiKey && (
-        <Stack gap="md">
-          <Text>
+    <ConfirmDestructiveModal
+      opened={apiKey !== null}
+      title={t('screens.apiKeys.revoke.title')}
+      question={
+        apiKey && (
+          <>
             {t('screens.apiKeys.revoke.question')} <Code>{apiKey.prefix}…</Code>
             {apiKey.name ? ` (${apiKey.name})` : ''}
-          </Text>
-          <Text fz="sm" c="dimmed">
-            {t('screens.apiKeys.revoke.consequence')}
-          </Text>
-          <Group justify="flex-end">
-            {/* Focus starts on Cancel: Enter must not revoke a key by accident. */}
-            <Button variant="default" onClick={close} data-autofocus>
-              {t('screens.apiKeys.revoke.cancel')}
-            </Button>
-            <Button color="red" loading={revoke.isPending} onClick={() => revoke.mutate(apiKey.id)}>
-              {t('screens.apiKeys.revoke.confirm')}
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
+          </>
+        )
+      }
+      consequence={t('screens.apiKeys.revoke.consequence')}
+      cancelLabel={t('screens.apiKeys.revoke.cancel')}
+      confirmLabel={t('screens.apiKeys.revoke.confirm')}
+      confirming={revoke.isPending}
+      onConfirm={() => apiKey && revoke.mutate(apiKey.id)}
+      onClose={close}
+    />
   );
 }

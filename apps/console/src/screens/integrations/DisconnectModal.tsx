@@ -1,7 +1,7 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { Integration } from '@verbatim/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDestructiveModal } from '../../chrome/ConfirmDestructiveModal';
 import { disconnectIntegration, integrationsQuery } from './integrationsApi';
 
 export interface DisconnectModalProps {
@@ -32,38 +32,22 @@ export function DisconnectModal({ integration, providerName, onClose }: Disconne
   };
 
   return (
-    <Modal
+    <ConfirmDestructiveModal
       opened={integration !== null}
-      onClose={close}
       title={t('screens.integrations.disconnectTitle')}
-      centered
-    >
-      {integration && (
-        <Stack gap="md">
-          <Text>
-            {t('screens.integrations.disconnectQuestion', {
-              provider: providerName,
-              account: integration.accountName,
-            })}
-          </Text>
-          <Text fz="sm" c="dimmed">
-            {t('screens.integrations.disconnectConsequence')}
-          </Text>
-          <Group justify="flex-end">
-            {/* Focus starts on Cancel: Enter must not disconnect by accident. */}
-            <Button variant="default" onClick={close} data-autofocus>
-              {t('screens.integrations.cancel')}
-            </Button>
-            <Button
-              color="red"
-              loading={disconnect.isPending}
-              onClick={() => disconnect.mutate(integration.id)}
-            >
-              {t('screens.integrations.disconnect')}
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
+      question={
+        integration &&
+        t('screens.integrations.disconnectQuestion', {
+          provider: providerName,
+          account: integration.accountName,
+        })
+      }
+      consequence={t('screens.integrations.disconnectConsequence')}
+      cancelLabel={t('screens.integrations.cancel')}
+      confirmLabel={t('screens.integrations.disconnect')}
+      confirming={disconnect.isPending}
+      onConfirm={() => integration && disconnect.mutate(integration.id)}
+      onClose={close}
+    />
   );
 }

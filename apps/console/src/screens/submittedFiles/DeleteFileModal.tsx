@@ -1,7 +1,8 @@
-import { Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
+import { Code } from '@mantine/core';
 import type { SubmittedFile } from '@verbatim/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDestructiveModal } from '../../chrome/ConfirmDestructiveModal';
 import { deleteFile, filesQueryKey } from './filesApi';
 
 /** Deletion confirmation: the recording and its transcript go for good. */
@@ -22,27 +23,23 @@ export function DeleteFileModal({ file, onClose }: { file: SubmittedFile | null;
   };
 
   return (
-    <Modal opened={file !== null} onClose={close} title={t('screens.submittedFiles.delete.title')} centered>
-      {file && (
-        <Stack gap="md">
-          <Text>
+    <ConfirmDestructiveModal
+      opened={file !== null}
+      title={t('screens.submittedFiles.delete.title')}
+      question={
+        file && (
+          <>
             {t('screens.submittedFiles.delete.question')} <Code>{file.fileName}</Code> (<Code>{file.id}</Code>
             )
-          </Text>
-          <Text fz="sm" c="dimmed">
-            {t('screens.submittedFiles.delete.consequence')}
-          </Text>
-          <Group justify="flex-end">
-            {/* Focus starts on Cancel: Enter must not delete a file by accident. */}
-            <Button variant="default" onClick={close} data-autofocus>
-              {t('screens.submittedFiles.delete.cancel')}
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate(file.id)}>
-              {t('screens.submittedFiles.delete.confirm')}
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
+          </>
+        )
+      }
+      consequence={t('screens.submittedFiles.delete.consequence')}
+      cancelLabel={t('screens.submittedFiles.delete.cancel')}
+      confirmLabel={t('screens.submittedFiles.delete.confirm')}
+      confirming={remove.isPending}
+      onConfirm={() => file && remove.mutate(file.id)}
+      onClose={close}
+    />
   );
 }
