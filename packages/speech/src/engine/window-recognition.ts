@@ -84,6 +84,16 @@ export function encoderContextFor(samples: number, margin: number): number {
   return Math.min(fullEncoderContext, Math.ceil(frames / encoderContextStep) * encoderContextStep);
 }
 
+/**
+ * A cap on the tokens of one segment, so that a decode that loops stops soon: a partial at about
+ * twice what speech of this length can hold; a final or a recording's window at three times
+ * (fast French is about 6 tokens a second). Without it, tiny.en looping on a 1.4 s live final went
+ * on to whisper.cpp's 220 tokens at every temperature of its fallback: 3.5 s to decode it.
+ */
+export function maxTokensFor(seconds: number, partial: boolean): number {
+  return partial ? Math.ceil(seconds * 8) + 16 : Math.ceil(seconds * 12) + 24;
+}
+
 function priorityOf(live: WindowRequest['live']): number {
   if (live === 'final') return recognitionPriority.liveFinal;
   return live === 'partial' ? recognitionPriority.livePartial : recognitionPriority.batch;
@@ -153,10 +163,7 @@ export async function recogniseWindow(
     suppressNonSpeech: true,
     temperature: 0,
     temperatureIncrement: request.live === 'partial' ? 0 : 0.2,
-    // A partial that loops stops at about twice the words speech can hold.
-    ...(request.live === 'partial'
-      ? { maxTokensPerSegment: Math.ceil((request.samples.length / sampleRate) * 8) + 16 }
-      : {}),
+    maxTokensPerSegment: maxTokensFor(request.samples.length / sampleRate, request.live === 'partial'),
   };
   let milliseconds = 0;
   const attempt = async (options: Omit<NativeTranscribeOptions, 'threads'>) => {
