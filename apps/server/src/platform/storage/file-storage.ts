@@ -47,8 +47,11 @@ export interface FileStorage {
   /** The object's bytes as a stream; undefined when there is nothing. */
   read(key: string): Promise<Readable | undefined>;
   localCopy(key: string): Promise<LocalCopy>;
-  /** Resolves when the store can be read and written now; otherwise a StorageUnavailableError. */
-  check(): Promise<void>;
+  /**
+   * Resolves when the store can be read and written now; otherwise (or once `signal` aborts) a
+   * StorageUnavailableError.
+   */
+  check(signal?: AbortSignal): Promise<void>;
 }
 
 /** The answer of `writeFrom` at an offset past the bytes held: nothing written, nothing dropped. */

@@ -17,6 +17,7 @@ import {
 export class LocalFileStorage implements FileStorage {
   constructor(private readonly root: string) {}
 
+  // A folder answers at once (or its disk errs): the signal is for stores across a network.
   async check(): Promise<void> {
     await this.#io(async () => {
       await mkdir(this.root, { recursive: true });
@@ -76,10 +77,8 @@ export class LocalFileStorage implements FileStorage {
     options: { maxSize: number; limitError: () => Error },
   ): Promise<PartialWrite> {
     const file = this.#path(key);
-    const held = await this.#io(async () => {
-      await mkdir(path.dirname(file), { recursive: true });
-      return (await this.size(key)) ?? 0;
-    });
+    await this.#io(() => mkdir(path.dirname(file), { recursive: true }));
+    const held = (await this.size(key)) ?? 0;
     if (offset > held) return offsetPastEnd(key, held, offset);
     await this.#io(async () => {
       // Create it if missing, then drop what an interrupted earlier write left past the offset.
@@ -163,6 +162,7 @@ const storeErrnoCodes = new Set([
 
 /** The disk's failure as a StorageUnavailableError naming the folder; undefined for other errors. */
 function storeFailure(error: unknown, root: string): StorageUnavailableError | undefined {
+  if (!(error instanceof Error)) return undefined;
   const { code, syscall } = error as NodeJS.ErrnoException;
   if (code === undefined || !storeErrnoCodes.has(code)) return undefined;
   return new StorageUnavailableError(`the folder ${root} failed: ${code}${syscall ? ` (${syscall})` : ''}`, {

@@ -112,9 +112,12 @@ export class S3FileStorage implements FileStorage {
     }
   }
 
-  async check(): Promise<void> {
+  async check(signal?: AbortSignal): Promise<void> {
     try {
-      await this.#client.send(new HeadBucketCommand({ Bucket: this.settings.bucket }));
+      await this.#client.send(
+        new HeadBucketCommand({ Bucket: this.settings.bucket }),
+        signal ? { abortSignal: signal } : {},
+      );
     } catch (error) {
       // A bucket gone answers HEAD with a bare 404, which object reads take for a missing object.
       if (error instanceof StorageUnavailableError) throw error;

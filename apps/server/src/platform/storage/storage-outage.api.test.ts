@@ -1,4 +1,5 @@
 import { rm, writeFile } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { apiErrorSchema, readinessSchema } from '@verbatim/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,8 @@ import { createRecordingUpload, putChunk } from '../../test-support/files.js';
 import { S3StandIn } from '../../test-support/s3/s3-stand-in.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
+import { StorageUnavailableError } from './file-storage.js';
+import { S3FileStorage } from './s3-file-storage.js';
 
 const recording = Buffer.from('ID3 an mp3 file of a meeting, sent in one chunk');
 
@@ -88,5 +91,32 @@ describe('an S3 store that stops answering', () => {
     expect(storage).toMatchObject({ ok: false, kind: 's3' });
     expect(storage.detail).toContain(`the store at ${s3.endpoint} cannot be reached`);
     expectStorageUnavailable(await uploadRecording(runtime));
+  });
+});
+
+describe('an S3 store that takes connections but never answers', () => {
+  it('fails its check once the signal aborts, instead of holding the caller', async () => {
+    const held: Socket[] = [];
+    const silent = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const store = new S3FileStorage({
+      bucket: 'verbatim-silent',
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${port}`,
+      forcePathStyle: true,
+      prefix: '',
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+    });
+    try {
+      const started = performance.now();
+      const failure = await store.check(AbortSignal.timeout(300)).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(StorageUnavailableError);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      store.close();
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
