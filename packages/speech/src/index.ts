@@ -1,6 +1,7 @@
 // The speech engine: decoding, voice activity detection, whisper.cpp recognisers in worker
 // threads, models and transcript formats. It knows no account, price or HTTP route.
 export * from './decode/index.js';
+export * from './diarization/index.js';
 export * from './formats/index.js';
 export * from './models/index.js';
 export * from './vad/index.js';
