@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { apiErrorSchema } from './errors.js';
 import { crmDeliveryKinds, sendToCrmRequestSchema } from './integrations.js';
-import { transcriptSchema } from './transcripts.js';
+import {
+  checkDiarizationOptions,
+  diarizationQueryFields,
+  maxDiarizationSpeakers,
+  speakerIdSchema,
+  transcriptSchema,
+  transcriptSpeakerSchema,
+} from './transcripts.js';
 import { validationMessages } from './validation-messages.js';
 
 /**
@@ -161,6 +168,8 @@ const sha1Schema = z
   .toLowerCase()
   .regex(/^[0-9a-f]{40}$/, uploadValidationMessages.fileInvalid);
 
+const uploadSpeakerCount = z.int().min(1).max(maxDiarizationSpeakers);
+
 /**
  * `POST /media/recordings`: the placeholder of an upload, from the file's metadata. `sha1` is the
  * hex SHA-1 of the whole file, checked when the last byte has arrived.
@@ -175,7 +184,17 @@ export const createRecordingRequestSchema = z
     sha1: sha1Schema,
     /** Send the transcript to this CRM contact by itself once it is done. */
     crm: sendToCrmRequestSchema.optional(),
+    /**
+     * Tell who speaks when (speakers S1, S2… in the transcript and every format); left out: the
+     * account's default (`transcripts.diarize` in the settings).
+     */
+    diarize: z.boolean().optional(),
+    /** How many speakers there are, when known (with diarize). */
+    speakers: uploadSpeakerCount.optional(),
+    minSpeakers: uploadSpeakerCount.optional(),
+    maxSpeakers: uploadSpeakerCount.optional(),
   })
+  .superRefine(checkDiarizationOptions)
   .meta({ id: 'CreateRecordingRequest' });
 export type CreateRecordingRequest = z.input<typeof createRecordingRequestSchema>;
 
@@ -205,6 +224,15 @@ export const uploadOffsetMismatchSchema = apiErrorSchema
   .extend({ size: z.int().nonnegative() })
   .meta({ id: 'UploadOffsetMismatch' });
 export type UploadOffsetMismatch = z.infer<typeof uploadOffsetMismatchSchema>;
+
+/**
+ * 409 UPLOAD_IN_PROGRESS: another request is writing this upload; send the chunk again after
+ * `retryAfterSeconds` (also the Retry-After header), from the size `GET /media/{fileId}` gives.
+ */
+export const uploadInProgressSchema = apiErrorSchema
+  .extend({ retryAfterSeconds: z.int().positive() })
+  .meta({ id: 'UploadInProgress' });
+export type UploadInProgress = z.infer<typeof uploadInProgressSchema>;
 
 /** Where a file's webhook stands: none asked, being delivered (or retried), delivered, or given up. */
 export const webhookStatusSchema = z.enum(['none', 'pending', 'delivered', 'failed']);
@@ -359,47 +387,50 @@ export const transcriptWebhookSchema = z
 export type TranscriptWebhook = z.infer<typeof transcriptWebhookSchema>;
 
 /** Options of `POST /transcripts/jobs` (query parameters or multipart fields). */
-export const createTranscriptJobQuerySchema = z.object({
-  language: uploadLanguageSchema.default('auto').describe('Language of the speech; `auto`: detected.'),
-  webhookUrl: callbackUrlSchema.describe('Called when the transcript is done or failed.'),
-  url: z
-    .url({ protocol: /^https$/, error: uploadValidationMessages.urlInvalid })
-    .max(2048)
-    .optional()
-    .describe('An https address to fetch the recording from, instead of sending it.'),
-  fileName: z
-    .string()
-    .regex(/^[^\s{[]/, 'A file name begins with neither a space nor { or [.')
-    .trim()
-    .min(1)
-    .max(255)
-    .optional()
-    .describe(
-      'The name shown for the job (default: the uploaded file’s or the URL’s). It begins with neither a space nor `{` or `[` (a JSON value in a form field is taken for a mistake).',
-    ),
-  crmIntegrationId: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .describe(
-      'Send the transcript to a CRM contact once done: the connection (with crmContactId and crmAs).',
-    ),
-  crmContactId: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .optional()
-    .describe('The CRM contact the transcript goes to.'),
-  // A plain enum: the multipart body's document is generated apart, without the shared definitions.
-  crmAs: z
-    .enum(crmDeliveryKinds)
-    .optional()
-    .describe('`note` or `task` (a task needs crmTaskSubject and crmTaskDueAt).'),
-  crmTaskSubject: z.string().trim().min(1).max(200).optional(),
-  crmTaskDueAt: z.iso.datetime({ offset: true }).optional(),
-});
+export const createTranscriptJobQuerySchema = z
+  .object({
+    language: uploadLanguageSchema.default('auto').describe('Language of the speech; `auto`: detected.'),
+    webhookUrl: callbackUrlSchema.describe('Called when the transcript is done or failed.'),
+    url: z
+      .url({ protocol: /^https$/, error: uploadValidationMessages.urlInvalid })
+      .max(2048)
+      .optional()
+      .describe('An https address to fetch the recording from, instead of sending it.'),
+    fileName: z
+      .string()
+      .regex(/^[^\s{[]/, 'A file name begins with neither a space nor { or [.')
+      .trim()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe(
+        'The name shown for the job (default: the uploaded file’s or the URL’s). It begins with neither a space nor `{` or `[` (a JSON value in a form field is taken for a mistake).',
+      ),
+    crmIntegrationId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe(
+        'Send the transcript to a CRM contact once done: the connection (with crmContactId and crmAs).',
+      ),
+    crmContactId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('The CRM contact the transcript goes to.'),
+    // A plain enum: the multipart body's document is generated apart, without the shared definitions.
+    crmAs: z
+      .enum(crmDeliveryKinds)
+      .optional()
+      .describe('`note` or `task` (a task needs crmTaskSubject and crmTaskDueAt).'),
+    crmTaskSubject: z.string().trim().min(1).max(200).optional(),
+    crmTaskDueAt: z.iso.datetime({ offset: true }).optional(),
+    ...diarizationQueryFields,
+  })
+  .superRefine(checkDiarizationOptions);
 export type CreateTranscriptJobQuery = z.input<typeof createTranscriptJobQuerySchema>;
 
 /** `GET /transcripts/jobs/{id}?format=`: json gives the job; text, srt or vtt the transcript once done. */
@@ -407,13 +438,100 @@ export const transcriptJobQuerySchema = z.object({
   format: z.enum(['json', 'text', 'srt', 'vtt']).default('json'),
 });
 
+/**
+ * The transcript of a done file (`GET /files/third-party/{fileId}/transcript`, and in a job): its
+ * id is the file's; speakers carry the names given to them.
+ */
+export const fileTranscriptSchema = transcriptSchema
+  .omit({ billedSeconds: true })
+  .meta({ id: 'FileTranscript' });
+export type FileTranscript = z.infer<typeof fileTranscriptSchema>;
+
 /** A transcription job of the public API: a submitted file and, once done, its transcript. */
 export const transcriptJobSchema = submittedFileSchema
   .extend({
     /** Where the transcript is downloaded in every format once done. */
     transcriptUrl: z.string(),
     /** Present once done (format=json). */
-    transcript: transcriptSchema.omit({ billedSeconds: true }).nullable(),
+    transcript: fileTranscriptSchema.nullable(),
   })
   .meta({ id: 'TranscriptJob' });
 export type TranscriptJob = z.infer<typeof transcriptJobSchema>;
+
+/** A speaker's name: what the transcript shows instead of its id, in every format and CRM send. */
+export const speakerNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'A speaker name cannot be empty.')
+  .max(80, 'A speaker name has at most 80 characters.')
+  .regex(/^[^\p{Cc}<>]+$/u, 'A speaker name has no control characters, < or >.');
+
+/**
+ * `PUT /files/third-party/{fileId}/speakers`: new names for some speakers of a diarized
+ * transcript (the others keep theirs). Each id must be one of the transcript's speakers.
+ */
+export const renameSpeakersRequestSchema = z
+  .object({
+    speakers: z
+      .array(z.object({ id: speakerIdSchema, name: speakerNameSchema }))
+      .min(1)
+      .max(maxDiarizationSpeakers)
+      .refine(
+        (speakers) => new Set(speakers.map((speaker) => speaker.id)).size === speakers.length,
+        'Each speaker id may appear once.',
+      ),
+  })
+  .meta({
+    id: 'RenameSpeakersRequest',
+    examples: [
+      {
+        speakers: [
+          { id: 'S1', name: 'Anna (sales)' },
+          { id: 'S2', name: 'Customer' },
+        ],
+      },
+    ],
+  });
+export type RenameSpeakersRequest = z.infer<typeof renameSpeakersRequestSchema>;
+
+/** The answer of a rename: every speaker of the transcript with its name now. */
+export const fileSpeakersSchema = z.object({ speakers: z.array(transcriptSpeakerSchema) }).meta({
+  id: 'FileSpeakers',
+  examples: [
+    {
+      speakers: [
+        { id: 'S1', name: 'Anna (sales)' },
+        { id: 'S2', name: 'Customer' },
+      ],
+    },
+  ],
+});
+export type FileSpeakers = z.infer<typeof fileSpeakersSchema>;
+
+/**
+ * `POST /files/third-party/{fileId}/audio-url`: a short-lived address of the file's recording,
+ * for an `<audio>` element (which cannot send an Authorization header): the signature in the
+ * address is the credential, valid until `expiresAt`, for this file only.
+ */
+export const recordingAudioUrlSchema = z
+  .object({
+    /** Absolute URL; `GET` it (with `Range` to seek) without other credentials until it expires. */
+    url: z.string(),
+    expiresAt: z.iso.datetime({ offset: true }),
+  })
+  .meta({
+    id: 'RecordingAudioUrl',
+    examples: [
+      {
+        url: 'https://verbatim.example.com/api/v1/files/third-party/fil_01jqz8m2k4/audio?expires=1764190800&signature=3q2-7w',
+        expiresAt: '2026-11-26T21:00:00.000Z',
+      },
+    ],
+  });
+export type RecordingAudioUrl = z.infer<typeof recordingAudioUrlSchema>;
+
+/** `GET /files/third-party/{fileId}/audio?expires=&signature=`: what `POST …/audio-url` signed. */
+export const recordingAudioQuerySchema = z.object({
+  expires: z.coerce.number().int().positive(),
+  signature: z.string().min(1).max(200),
+});

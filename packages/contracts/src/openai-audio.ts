@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The OpenAI-compatible transcription route (`POST /audio/transcriptions`): the fields of OpenAI's
  * API reference, so that OpenAI SDK clients work by changing their base URL.
  */
-export const openAiResponseFormats = ['json', 'text', 'srt', 'verbose_json', 'vtt'] as const;
+export const openAiResponseFormats = ['json', 'text', 'srt', 'verbose_json', 'vtt', 'diarized_json'] as const;
 
 export const openAiTranscriptionFieldsSchema = z.object({
   model: z
@@ -53,6 +53,59 @@ export const openAiVerboseTranscriptionSchema = z
     words: z.array(openAiWordSchema).optional(),
   })
   .meta({ id: 'OpenAiVerboseTranscription' });
+
+/** One segment of OpenAI's `diarized_json`: one speaker's text between two times. */
+export const openAiDiarizedSegmentSchema = z.object({
+  type: z.literal('transcript.text.segment'),
+  id: z.string(),
+  start: z.number(),
+  end: z.number(),
+  text: z.string(),
+  /** The speaker's name when it was renamed, else its id (S1, S2…). */
+  speaker: z.string(),
+});
+
+/**
+ * `response_format=diarized_json`: OpenAI's diarized transcription (as `gpt-4o-transcribe-diarize`
+ * answers it), segments labelled with their speaker; usage in seconds of audio.
+ */
+export const openAiDiarizedTranscriptionSchema = z
+  .object({
+    task: z.literal('transcribe'),
+    duration: z.number(),
+    text: z.string(),
+    segments: z.array(openAiDiarizedSegmentSchema),
+    usage: z.object({ type: z.literal('duration'), seconds: z.number() }).optional(),
+  })
+  .meta({
+    id: 'OpenAiDiarizedTranscription',
+    examples: [
+      {
+        task: 'transcribe',
+        duration: 6.2,
+        text: 'Are you coming tonight? Yes, at eight.',
+        segments: [
+          {
+            type: 'transcript.text.segment',
+            id: 'seg_0',
+            start: 0.4,
+            end: 2.1,
+            text: 'Are you coming tonight?',
+            speaker: 'S1',
+          },
+          {
+            type: 'transcript.text.segment',
+            id: 'seg_1',
+            start: 2.6,
+            end: 4.0,
+            text: 'Yes, at eight.',
+            speaker: 'S2',
+          },
+        ],
+        usage: { type: 'duration', seconds: 7 },
+      },
+    ],
+  });
 
 /** OpenAI's error body, answered beside the product's own `{code, message}`. */
 export const openAiErrorSchema = z

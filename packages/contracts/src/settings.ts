@@ -49,7 +49,8 @@ export type RecordingExtension = z.infer<typeof recordingExtensionSchema>;
 /**
  * The account's settings (spec §3 Settings). `language` is the interface language (the profile
  * reads the same value); `transcripts.language` the default language of new transcriptions,
- * `transcripts.deletionAfterDays` when transcripts and recordings are deleted automatically;
+ * `transcripts.deletionAfterDays` when transcripts and recordings are deleted automatically,
+ * `transcripts.diarize` whether uploads tell who speaks when by default;
  * `recordingExtension` the format of kept live recordings; `calls` counts the metered calls made
  * with the account (there is no ceiling on their number); `thirdPartyApi.credits` is the prepaid
  * credit, in cents.
@@ -60,6 +61,8 @@ export const settingsSchema = z
     transcripts: z.object({
       language: z.string(),
       deletionAfterDays: transcriptDeletionPeriodSchema,
+      /** Uploads tell who speaks when unless they say otherwise (`diarize` of POST /media/recordings). */
+      diarize: z.boolean(),
     }),
     recordingExtension: recordingExtensionSchema,
     calls: z.object({ ceiling: z.int().nullable(), currentUsage: z.int().nonnegative() }),
@@ -80,6 +83,7 @@ export const updateSettingsRequestSchema = z
       .object({
         language: transcriptLanguageSchema.optional(),
         deletionAfterDays: transcriptDeletionPeriodSchema.optional(),
+        diarize: z.boolean().optional(),
       })
       .optional(),
   })

@@ -41,7 +41,7 @@ export const sampleCaptchaConfig: CaptchaConfig = { provider: 'altcha' };
 
 export const sampleSettings: Settings = {
   language: 'en',
-  transcripts: { language: 'en', deletionAfterDays: null },
+  transcripts: { language: 'en', deletionAfterDays: null, diarize: false },
   recordingExtension: 'ogg',
   calls: { ceiling: null, currentUsage: 0 },
   thirdPartyApi: { credits: { ceiling: 500, currentUsage: 11 } },

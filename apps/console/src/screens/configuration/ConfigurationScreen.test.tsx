@@ -72,7 +72,7 @@ describe('configuration screen', () => {
       '/api/v1/settings': {
         body: {
           ...sampleSettings,
-          transcripts: { language: 'fr-medical', deletionAfterDays: 30 },
+          transcripts: { language: 'fr-medical', deletionAfterDays: 30, diarize: false },
           recordingExtension: 'wav',
         } satisfies Settings,
       },
@@ -97,7 +97,7 @@ describe('configuration screen', () => {
     const saved: Settings = {
       ...sampleSettings,
       language: 'fr',
-      transcripts: { language: 'de', deletionAfterDays: 7 },
+      transcripts: { language: 'de', deletionAfterDays: 7, diarize: false },
     };
     const fetchMock = stub({
       'PUT /api/v1/settings': { body: saved },
@@ -175,7 +175,7 @@ describe('configuration screen', () => {
       '/api/v1/settings': {
         body: {
           ...sampleSettings,
-          transcripts: { language: 'nl', deletionAfterDays: null },
+          transcripts: { language: 'nl', deletionAfterDays: null, diarize: false },
         } satisfies Settings,
       },
     });

@@ -83,7 +83,10 @@ describe('live transcribe screen', { timeout: 30_000 }, () => {
         { kind: 'audiooutput', deviceId: 'spk', label: 'Speakers' },
       ],
     });
-    await openScreen({ ...sampleSettings, transcripts: { language: 'fr-medical', deletionAfterDays: null } });
+    await openScreen({
+      ...sampleSettings,
+      transcripts: { language: 'fr-medical', deletionAfterDays: null, diarize: false },
+    });
     await waitFor(() => expect(field(/^Microphone/)).toHaveValue('Built-in microphone'));
     await waitFor(() => expect(field(/^Language/)).toHaveValue('French (Medical)'));
     expect(screen.getByRole('switch', { name: /Endpoints \(new paragraphs\)/ })).toBeChecked();
@@ -126,7 +129,10 @@ describe('live transcribe screen', { timeout: 30_000 }, () => {
   it('checks the form before starting, every problem on its field; a picked file turns Start into Upload', async () => {
     installMicrophones({ permission: 'granted', devices: [] });
     // The default language is files-only: nothing preselected.
-    await openScreen({ ...sampleSettings, transcripts: { language: 'cy', deletionAfterDays: null } });
+    await openScreen({
+      ...sampleSettings,
+      transcripts: { language: 'cy', deletionAfterDays: null, diarize: false },
+    });
     await waitFor(() => expect(field(/^Language/)).toBeEnabled());
     expect(field(/^Language/)).toHaveValue('');
     await userEvent.click(screen.getByRole('button', { name: 'Start' }));

@@ -31,6 +31,10 @@ export interface SubmittedFilesTable {
   processed_at: Date | null;
   /** A SendToCrmRequest (JSON) to queue when the transcript is done; null: none asked. */
   crm_request: string | null;
+  /** The DiarizationRequest (JSON) of an upload that asked who speaks when; null: not diarized. */
+  diarization: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Names given to the transcript's speakers (`{"S1": "Anna"}` as JSON); null: none. */
+  speaker_names: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WebhookSecretsTable {

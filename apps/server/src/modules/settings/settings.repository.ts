@@ -11,6 +11,8 @@ export interface StoredSettings {
   /** Days after which transcripts and recordings are deleted; null: never. */
   deletionAfterDays: TranscriptDeletionPeriod;
   recordingExtension: RecordingExtension;
+  /** Uploads tell who speaks when unless they say otherwise. */
+  diarize: boolean;
 }
 
 /** What an account that never saved its settings has (and what the table's defaults say). */
@@ -18,6 +20,7 @@ export const defaultSettings: Readonly<StoredSettings> = {
   transcriptLanguage: 'en',
   deletionAfterDays: null,
   recordingExtension: 'ogg',
+  diarize: false,
 };
 
 /** The settings kept beside the account (its interface language lives on the account itself). */
@@ -27,7 +30,12 @@ export class SettingsRepository {
   async find(accountId: string): Promise<StoredSettings> {
     const row = await this.db
       .selectFrom('account_settings')
-      .select(['transcript_language', 'transcript_deletion_days', 'recording_extension'])
+      .select([
+        'transcript_language',
+        'transcript_deletion_days',
+        'recording_extension',
+        'transcript_diarize',
+      ])
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     if (!row) return { ...defaultSettings };
@@ -36,6 +44,7 @@ export class SettingsRepository {
       transcriptLanguage: row.transcript_language,
       deletionAfterDays: transcriptDeletionPeriodSchema.parse(row.transcript_deletion_days),
       recordingExtension: recordingExtensionSchema.parse(row.recording_extension),
+      diarize: row.transcript_diarize,
     };
   }
 
@@ -51,6 +60,7 @@ export class SettingsRepository {
       ...(changes.recordingExtension !== undefined
         ? { recording_extension: changes.recordingExtension }
         : {}),
+      ...(changes.diarize !== undefined ? { transcript_diarize: changes.diarize } : {}),
     };
     if (Object.keys(columns).length === 0) return;
     await this.db

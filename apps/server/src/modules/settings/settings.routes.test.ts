@@ -46,7 +46,7 @@ describe('settings', () => {
     const { headers } = await signedIn();
     expect(await getSettings(headers)).toEqual({
       language: 'en',
-      transcripts: { language: 'en', deletionAfterDays: null },
+      transcripts: { language: 'en', deletionAfterDays: null, diarize: false },
       recordingExtension: 'ogg',
       calls: { ceiling: null, currentUsage: 0 },
       thirdPartyApi: { credits: { ceiling: 750, currentUsage: 0 } },
@@ -134,13 +134,35 @@ describe('settings', () => {
       expect(settingsSchema.parse(response.json()).transcripts).toEqual({
         language: 'en',
         deletionAfterDays: days,
+        diarize: false,
       });
       expect(await runtime.services.settings.deletionPeriodOf(account.id)).toBe(days);
     }
     await putSettings(headers, { transcripts: { deletionAfterDays: 30 } });
     // Changing the language alone keeps the period, and the other way round.
     await putSettings(headers, { transcripts: { language: 'es' } });
-    expect((await getSettings(headers)).transcripts).toEqual({ language: 'es', deletionAfterDays: 30 });
+    expect((await getSettings(headers)).transcripts).toEqual({
+      language: 'es',
+      deletionAfterDays: 30,
+      diarize: false,
+    });
+  });
+
+  it('PUT /settings keeps whether uploads tell who speaks when by default, and refuses what is not a boolean', async () => {
+    const { account, headers } = await signedIn();
+    expect((await getSettings(headers)).transcripts.diarize).toBe(false);
+    expect((await putSettings(headers, { transcripts: { diarize: true } })).statusCode).toBe(200);
+    expect((await getSettings(headers)).transcripts).toEqual({
+      language: 'en',
+      deletionAfterDays: null,
+      diarize: true,
+    });
+    expect(await runtime.services.settings.diarizesByDefault(account.id)).toBe(true);
+    const refused = await putSettings(headers, { transcripts: { diarize: 'yes' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    await putSettings(headers, { transcripts: { language: 'es' } });
+    expect((await getSettings(headers)).transcripts.diarize).toBe(true);
   });
 
   it('PUT /settings refuses periods that are not offered and unknown language codes, each with its message', async () => {
@@ -178,7 +200,7 @@ describe('settings', () => {
     expect(mixed.statusCode).toBe(400);
     expect(await getSettings(headers)).toMatchObject({
       language: 'en',
-      transcripts: { language: 'en', deletionAfterDays: 7 },
+      transcripts: { language: 'en', deletionAfterDays: 7, diarize: false },
     });
   });
 
@@ -317,7 +339,7 @@ describe('settings', () => {
     });
     expect(await getSettings(b.headers)).toEqual({
       language: 'en',
-      transcripts: { language: 'en', deletionAfterDays: null },
+      transcripts: { language: 'en', deletionAfterDays: null, diarize: false },
       recordingExtension: 'ogg',
       calls: { ceiling: null, currentUsage: 0 },
       thirdPartyApi: { credits: { ceiling: 750, currentUsage: 0 } },

@@ -49,7 +49,7 @@ export function settingsRoutes(
           summary:
             'Change the interface language, the default transcription language and when transcripts are deleted',
           description:
-            'Fields left out keep their value; read-only ones (calls, thirdPartyApi) and recordingExtension (PUT /settings/recording-extension) are ignored, so the answer of GET may be sent back changed. `transcripts.language` must be one of GET /settings/transcript-languages; `transcripts.deletionAfterDays` one of GET /settings/transcript-deletion (null: never).',
+            'Fields left out keep their value; read-only ones (calls, thirdPartyApi) and recordingExtension (PUT /settings/recording-extension) are ignored, so the answer of GET may be sent back changed. `transcripts.language` must be one of GET /settings/transcript-languages; `transcripts.deletionAfterDays` one of GET /settings/transcript-deletion (null: never); `transcripts.diarize` whether uploads tell who speaks when unless they say otherwise.',
           security: [{ consoleSession: [] }],
           body: updateSettingsRequestSchema,
           response: { 200: settingsSchema, ...errors },

@@ -45,7 +45,11 @@ export class SettingsService {
     ]);
     return {
       language: interfaceLanguageOf(account),
-      transcripts: { language: stored.transcriptLanguage, deletionAfterDays: stored.deletionAfterDays },
+      transcripts: {
+        language: stored.transcriptLanguage,
+        deletionAfterDays: stored.deletionAfterDays,
+        diarize: stored.diarize,
+      },
       recordingExtension: stored.recordingExtension,
       calls: { ceiling: null, currentUsage: credits.calls },
       thirdPartyApi: { credits: { ceiling: credits.ceiling, currentUsage: credits.currentUsage } },
@@ -69,6 +73,7 @@ export class SettingsService {
       // Only what really changes is written and audited: a client may send back all it read.
       const before = await settings.find(account.id);
       const deletionAfterDays = changes.transcripts?.deletionAfterDays;
+      const diarize = changes.transcripts?.diarize;
       const stored: Partial<StoredSettings> = {
         ...(transcriptLanguage !== undefined && transcriptLanguage !== before.transcriptLanguage
           ? { transcriptLanguage }
@@ -76,11 +81,13 @@ export class SettingsService {
         ...(deletionAfterDays !== undefined && deletionAfterDays !== before.deletionAfterDays
           ? { deletionAfterDays }
           : {}),
+        ...(diarize !== undefined && diarize !== before.diarize ? { diarize } : {}),
       };
       if (Object.keys(stored).length > 0) {
         await settings.save(account.id, stored);
         if (stored.transcriptLanguage !== undefined) fields.push('transcripts.language');
         if (stored.deletionAfterDays !== undefined) fields.push('transcripts.deletionAfterDays');
+        if (stored.diarize !== undefined) fields.push('transcripts.diarize');
       }
       if (fields.length > 0) await store.audit.record('settings.updated', account.id, context, { fields });
       return current;
@@ -124,6 +131,11 @@ export class SettingsService {
    */
   async deletionPeriodOf(accountId: string): Promise<TranscriptDeletionPeriod> {
     return (await new SettingsRepository(this.db).find(accountId)).deletionAfterDays;
+  }
+
+  /** For uploads that do not say: whether this account's transcripts tell who speaks when. */
+  async diarizesByDefault(accountId: string): Promise<boolean> {
+    return (await new SettingsRepository(this.db).find(accountId)).diarize;
   }
 
   /**
