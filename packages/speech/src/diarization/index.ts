@@ -5,6 +5,7 @@ export {
   embeddingModelName,
   segmentationModelName,
 } from './diarization-models.js';
+export { defaultDiarizationTuning, type DiarizationTuning } from './onnx-speaker-diarizer.js';
 export {
   openSpeakerDiarizer,
   type DiarizationOptions,

@@ -1,6 +1,11 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SpeechError } from '../speech-error.js';
+import {
+  defaultDiarizationTuning,
+  OnnxSpeakerDiarizer,
+  type DiarizationTuning,
+} from './onnx-speaker-diarizer.js';
 import { diarizationModelFileName, diarizationModelNames } from './diarization-models.js';
 
 /**
@@ -30,6 +35,8 @@ export interface SpeakerDiarizer {
 export interface SpeakerDiarizerOptions {
   /** ONNX Runtime intra-op threads; 1 by default so whisper.cpp keeps its cores. */
   threads?: number;
+  /** The pipeline's settings; the defaults were chosen on the dev set (bench:diarization). */
+  tuning?: Partial<DiarizationTuning>;
 }
 
 /**
@@ -41,8 +48,10 @@ export async function openSpeakerDiarizer(
   options: SpeakerDiarizerOptions = {},
 ): Promise<SpeakerDiarizer> {
   await requireDiarizationModels(modelsDir);
-  void options;
-  throw new SpeechError('SPEECH_UNAVAILABLE', 'speaker diarization is not implemented yet');
+  const threads = options.threads ?? 1;
+  if (!Number.isInteger(threads) || threads < 1)
+    throw new RangeError(`diarization threads must be a positive integer, got ${threads}`);
+  return OnnxSpeakerDiarizer.open(modelsDir, threads, { ...defaultDiarizationTuning, ...options.tuning });
 }
 
 /** The missing-model error, checked before anything is loaded. */
