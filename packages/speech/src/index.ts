@@ -33,11 +33,15 @@ export {
 } from './recogniser/recogniser-pool.js';
 export { isSpeechError, SpeechError, speechErrorCodes, type SpeechErrorCode } from './speech-error.js';
 export {
+  speakerNames,
   transcriptFormats,
   transcriptText,
   type Transcript,
   type TranscriptFormat,
   type TranscriptSegment,
+  type TranscriptSpeaker,
+  type TranscriptSpeakerTurn,
   type TranscriptWord,
 } from './transcript.js';
+export { assignSpeakers } from './diarization/assign-speakers.js';
 export { compressionRatio } from './engine/hallucination-guards.js';

@@ -18,8 +18,22 @@ export function renderJson(transcript: Transcript): string {
         end: word.end,
         text: word.text,
         confidence: word.confidence,
+        ...(word.speaker !== undefined ? { speaker: word.speaker } : {}),
       })),
+      ...(segment.speaker !== undefined ? { speaker: segment.speaker } : {}),
     })),
+    ...(transcript.speakers
+      ? { speakers: transcript.speakers.map((speaker) => ({ id: speaker.id, name: speaker.name })) }
+      : {}),
+    ...(transcript.speakerTurns
+      ? {
+          speakerTurns: transcript.speakerTurns.map((turn) => ({
+            speaker: turn.speaker,
+            start: turn.start,
+            end: turn.end,
+          })),
+        }
+      : {}),
   };
   return JSON.stringify(plain);
 }

@@ -2,12 +2,15 @@ import type { Transcript } from '../transcript.js';
 import { buildSubtitleCues } from './subtitle-cues.js';
 import { formatTimestamp } from './timestamps.js';
 
-/** SubRip: numbered cues from 1, `00:00:01,234 --> 00:00:03,000`, a blank line between cues, a final newline. */
-export function renderSrt(transcript: Pick<Transcript, 'segments'>): string {
+/**
+ * SubRip: numbered cues from 1, `00:00:01,234 --> 00:00:03,000`, a blank line between cues, a
+ * final newline. In a diarized transcript each cue starts with its speaker's name: `S1: …`.
+ */
+export function renderSrt(transcript: Pick<Transcript, 'segments' | 'speakers'>): string {
   return buildSubtitleCues(transcript)
-    .map(
-      (cue, index) =>
-        `${index + 1}\n${formatTimestamp(cue.startMs, ',')} --> ${formatTimestamp(cue.endMs, ',')}\n${cue.lines.join('\n')}\n`,
-    )
+    .map((cue, index) => {
+      const text = cue.lines.join('\n');
+      return `${index + 1}\n${formatTimestamp(cue.startMs, ',')} --> ${formatTimestamp(cue.endMs, ',')}\n${cue.speaker === undefined ? text : `${cue.speaker}: ${text}`}\n`;
+    })
     .join('\n');
 }

@@ -2,12 +2,16 @@ import type { Transcript } from '../transcript.js';
 import { buildSubtitleCues } from './subtitle-cues.js';
 import { formatTimestamp } from './timestamps.js';
 
-/** WebVTT: the `WEBVTT` line, then each cue after a blank line; cue text escapes `&`, `<` and `>`. */
-export function renderVtt(transcript: Pick<Transcript, 'segments'>): string {
-  const cues = buildSubtitleCues(transcript).map(
-    (cue) =>
-      `\n${formatTimestamp(cue.startMs, '.')} --> ${formatTimestamp(cue.endMs, '.')}\n${cue.lines.map(escapeCueText).join('\n')}\n`,
-  );
+/**
+ * WebVTT: the `WEBVTT` line, then each cue after a blank line; cue text escapes `&`, `<` and `>`.
+ * In a diarized transcript each cue is a voice span: `<v S1>…</v>` (or the speaker's name).
+ */
+export function renderVtt(transcript: Pick<Transcript, 'segments' | 'speakers'>): string {
+  const cues = buildSubtitleCues(transcript).map((cue) => {
+    const text = cue.lines.map(escapeCueText).join('\n');
+    const body = cue.speaker === undefined ? text : `<v ${escapeCueText(cue.speaker)}>${text}</v>`;
+    return `\n${formatTimestamp(cue.startMs, '.')} --> ${formatTimestamp(cue.endMs, '.')}\n${body}\n`;
+  });
   return `WEBVTT\n${cues.join('')}`;
 }
 

@@ -1,4 +1,4 @@
-import type { Transcript, TranscriptSegment } from '../transcript.js';
+import { speakerNames, type Transcript, type TranscriptSegment } from '../transcript.js';
 import { toMilliseconds } from './timestamps.js';
 
 /** Subtitle conventions (BBC, Netflix): two lines of 42 characters, on screen for at most 7 seconds. */
@@ -9,6 +9,8 @@ export interface SubtitleCue {
   startMs: number;
   endMs: number;
   lines: string[];
+  /** The name of who speaks, in a diarized transcript (a cue never spans two speakers). */
+  speaker?: string;
 }
 
 interface TimedWord {
@@ -32,9 +34,15 @@ const clauseEnd = /[,;:—–]["'”’»)\]]*$/u;
 /** The shortest cue shown; later cues move to keep the order. */
 const minimumCueMilliseconds = 400;
 
-export function buildSubtitleCues(transcript: Pick<Transcript, 'segments'>): SubtitleCue[] {
+export function buildSubtitleCues(transcript: Pick<Transcript, 'segments' | 'speakers'>): SubtitleCue[] {
   const segments = [...transcript.segments].sort((a, b) => a.start - b.start);
-  const cues = segments.flatMap((segment) => cuesOfWords(timedWordsOf(segment)));
+  const names = speakerNames(transcript);
+  const cues = segments.flatMap((segment) => {
+    const speaker =
+      segment.speaker === undefined ? undefined : (names.get(segment.speaker) ?? segment.speaker);
+    const built = cuesOfWords(timedWordsOf(segment));
+    return speaker === undefined ? built : built.map((cue) => ({ ...cue, speaker }));
+  });
   let previousEnd = 0;
   for (const cue of cues) {
     cue.startMs = Math.max(cue.startMs, previousEnd);
