@@ -22,6 +22,12 @@ export interface SpeechBenchOptions {
   /** Timed passes over each file; the fastest counts (the machine is shared, timings are noisy). */
   repeat: number;
   tinyEnglish: boolean;
+  /** Run faster-whisper on the same files and weights beside ours (bench/speech-peer.ts). */
+  peer: boolean;
+  /** Run everything again with one core kept busy by another process (`yes`), and compare. */
+  busyCore: boolean;
+  /** English model of the default choice (the server's SPEECH_MODEL_EN default). */
+  englishModel: string;
   /** Minutes of the long-recording check; 0 skips it. */
   longMinutes: number;
   /** Seconds between two memory samples of the long recording. */
@@ -39,12 +45,18 @@ const usage = `npm run bench:speech -- [options]   (or BENCH_* variables)
   --languages en,fr      languages of the dev set to run (BENCH_LANGUAGES; default: all)
   --detect               leave the language to detection (BENCH_DETECT=1)
   --baseline             also score whisper.cpp as its CLI runs it (whole file, beam 5, no VAD) with the same normaliser (BENCH_BASELINE=1)
-  --quick                two files per language, no tiny.en, a 2-minute long recording (BENCH_QUICK=1)
+  --quick                two files per language, a 2-minute long recording (BENCH_QUICK=1)
   --repeat N             timed passes per file, the fastest counts (BENCH_REPEAT; default 1)
-  --no-tiny              skip tiny.en on English (BENCH_TINY=0)
+  --no-tiny              skip the English model (tiny.en) on English (BENCH_TINY=0)
+  --no-peer              skip faster-whisper (BENCH_PEER=0; it is installed into .venv-bench/ from PyPI on first use)
+  --busy-core            then run it all again with one core kept busy by \`yes\` (BENCH_BUSY_CORE=1)
+  --english-model NAME   English model of the default choice (BENCH_ENGLISH_MODEL; default: the server's SPEECH_MODEL_EN)
   --long-minutes N       length of the long-recording check, 0 to skip (BENCH_LONG_MINUTES; default 10)
   --sample-seconds N     memory sampling period of the long recording (default 3)
   --label TEXT           tag of this run in the JSON file name (BENCH_LABEL)`;
+
+/** The server's SPEECH_MODEL_EN default (apps/server/src/config/config.ts). */
+const defaultEnglishModel = 'tiny.en-q8_0';
 
 /** The server's pool size rule (apps/server/src/config/config.ts): fill the cores, at most 4 threads each. */
 function serverPoolDefaults(): { workers: number; threadsPerWorker: number } {
@@ -88,6 +100,9 @@ export function readSpeechBenchOptions(
         baseline: { type: 'boolean' },
         repeat: { type: 'string' },
         'no-tiny': { type: 'boolean' },
+        'no-peer': { type: 'boolean' },
+        'busy-core': { type: 'boolean' },
+        'english-model': { type: 'string' },
         'long-minutes': { type: 'string' },
         'sample-seconds': { type: 'string' },
         label: { type: 'string' },
@@ -123,7 +138,10 @@ export function readSpeechBenchOptions(
     quick,
     baseline: flagOrEnv(values.baseline, env.BENCH_BASELINE),
     repeat: positiveInteger('--repeat', values.repeat ?? env.BENCH_REPEAT, 1),
-    tinyEnglish: !(values['no-tiny'] || env.BENCH_TINY === '0' || quick),
+    tinyEnglish: !(values['no-tiny'] || env.BENCH_TINY === '0'),
+    peer: !(values['no-peer'] || env.BENCH_PEER === '0'),
+    busyCore: flagOrEnv(values['busy-core'], env.BENCH_BUSY_CORE),
+    englishModel: values['english-model'] ?? env.BENCH_ENGLISH_MODEL ?? defaultEnglishModel,
     longMinutes: positiveInteger(
       '--long-minutes',
       values['long-minutes'] ?? env.BENCH_LONG_MINUTES,

@@ -1,14 +1,16 @@
 // Speech engine benchmark: the dev set of ../shared/testdata (the `utt` rows of its manifest)
-// through the whole pipeline (ffmpeg decode → Silero VAD → windows → whisper.cpp workers), per
-// language: normalised WER, real-time factor, CPU time, peak memory, beside the reference figures
-// of whisper.cpp's own CLI (../shared/models/README.md); then tiny.en on English; then a long
-// recording, to show that memory stays flat whatever the length.
+// through the whole pipeline (ffmpeg decode → Silero VAD → windows → whisper.cpp workers), beside
+// faster-whisper (CTranslate2 int8, beam 5, no VAD) on the same files and the same Whisper weights:
+// per language and model, normalised WER and wall time of both, model load included, as a user
+// runs a folder; each side starts cold, the two run back to back, the first of them alternating.
+// Then, with --busy-core, all of it again beside a busy loop on one core; then a long recording,
+// to show that memory stays flat whatever the length.
 // Run with `npm run bench:speech` (`-- --help` for the options). Not a test: the machine is
 // shared, so every figure comes with the load average it was measured under.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SpeechEngine, transcriptText, type SpeechEngineOptions, type Transcript } from '@verbatim/speech';
+import { SpeechEngine, transcriptText, type SpeechEngineOptions } from '@verbatim/speech';
 import {
   aggregateWer,
   readManifest,
@@ -20,23 +22,15 @@ import {
 } from '@verbatim/speech/test-support';
 import { buildLongRecording } from './long-recording.js';
 import { cliBaselineWer } from './speech-baseline.js';
+import { startBusyCore } from './speech-busy-core.js';
 import { readSpeechBenchOptions, type SpeechBenchOptions } from './speech-options.js';
+import { preparePeer, runPeer } from './speech-peer.js';
 
-/**
- * whisper.cpp's CLI on the same files (`whisper-cli -t 2 -l LANG`, beam 5, temperature fallback),
- * copied from ../shared/models/README.md, "Reference figures on ../testdata".
- */
-const references: Record<string, { wer: number; rtf: number } | undefined> = {
-  'base-q8_0/en': { wer: 0.0137, rtf: 0.31 },
-  'base-q8_0/fr': { wer: 0.245, rtf: 0.24 },
-  'base-q8_0/de': { wer: 0.145, rtf: 0.21 },
-  'base-q8_0/es': { wer: 0.078, rtf: 0.27 },
-  'tiny.en-q8_0/en': { wer: 0.0206, rtf: 0.17 },
-};
 const defaultModel = 'base-q8_0';
-const englishModel = 'tiny.en-q8_0';
 const quickFilesPerLanguage = 2;
 const mebibyte = 1024 * 1024;
+/** Clips of conversational speech (restarts, fillers, whispering), reported apart from read speech. */
+const spontaneousNotes = /spontaneous|disfluent|whispered/i;
 
 /** Samples the process's resident memory and the main thread's heap on a timer. */
 class MemorySampler {
@@ -88,33 +82,39 @@ class MemorySampler {
 interface FileResult {
   path: string;
   language: string;
+  spontaneous: boolean;
   detected: string;
   seconds: number;
-  /** Fastest timed pass. */
-  processingSeconds: number;
   wer: WerResult;
   hypothesis: string;
+  peer?: { wer: WerResult; hypothesis: string } | undefined;
 }
 
-interface LanguageRow {
+interface Row {
   model: string;
   language: string;
   files: number;
   audioSeconds: number;
   words: number;
   wer: number;
-  referenceWer: number | undefined;
-  /** whisper.cpp as its CLI runs it, on the same files and scoring (with --baseline). */
-  baselineWer?: number | undefined;
-  rtf: number;
-  referenceRtf: number | undefined;
+  /** Wall time of the whole run: engine start and model load, every file, close (fastest pass). */
+  seconds: number;
   /** CPU seconds of the whole process per second of audio (less sensitive to other people's load). */
   cpuPerAudioSecond: number;
   peakRssMiB: number;
-  maxRssMiB: number;
-  peakHeapMiB: number;
+  peerWer?: number | undefined;
+  /** faster-whisper's wall time: model load and every file (fastest pass). */
+  peerSeconds?: number | undefined;
+  /** whisper.cpp as its CLI runs it, on the same files and scoring (with --baseline). */
+  baselineWer?: number | undefined;
   wrongLanguage: number;
+  /** One-minute load average after the row. */
   loadAverage: number;
+}
+
+interface Run {
+  rows: Row[];
+  files: FileResult[];
 }
 
 function round(value: number, digits: number): number {
@@ -145,11 +145,11 @@ async function pooled(count: number, parallel: number, task: (index: number) => 
   );
 }
 
-async function startEngine(
+function engineOptions(
   options: SpeechBenchOptions,
   modelByLanguage: Record<string, string>,
-): Promise<SpeechEngine> {
-  const engineOptions: SpeechEngineOptions = {
+): SpeechEngineOptions {
+  return {
     modelsDir: sharedModelsDir,
     defaultModel,
     modelByLanguage,
@@ -163,138 +163,221 @@ async function startEngine(
       fitEncoderContext: options.fitEncoderContext,
     },
   };
-  const engine = await SpeechEngine.start(engineOptions);
+}
+
+async function startEngine(
+  options: SpeechBenchOptions,
+  modelByLanguage: Record<string, string>,
+): Promise<SpeechEngine> {
+  const engine = await SpeechEngine.start(engineOptions(options, modelByLanguage));
   const status = engine.status();
   if (!status.ready) throw new Error(`The speech engine is not ready: ${status.problem ?? 'unknown reason'}`);
   return engine;
 }
 
-/** The files of one language, timed as a batch (workers at once); the fastest of `repeat` batches counts. */
-async function runLanguage(
-  engine: SpeechEngine,
+/**
+ * Our side, cold as a user's folder run is: the engine starts (VAD, ffmpeg check, models), each
+ * file is transcribed (as many at once as there are workers) and the engine closes.
+ */
+async function runOurs(
   model: string,
   language: string,
   entries: ManifestEntry[],
   options: SpeechBenchOptions,
-): Promise<{ row: LanguageRow; files: FileResult[] }> {
+): Promise<{ seconds: number; cpuSeconds: number; peakRssMiB: number; files: FileResult[] }> {
   const sampler = new MemorySampler();
   sampler.start(0.5);
-  let bestBatchSeconds = Infinity;
-  let bestCpuSeconds = 0;
-  const results: FileResult[] = [];
-  for (let pass = 0; pass < options.repeat; pass++) {
-    const cpuBefore = process.cpuUsage();
-    const batchStarted = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const engine = await startEngine(options, model === defaultModel ? {} : { [language]: model });
+  const files: FileResult[] = [];
+  try {
     await pooled(entries.length, options.workers, async (index) => {
       const entry = entries[index];
       if (!entry) return;
-      const started = performance.now();
-      const transcript: Transcript = await engine.transcribeFile(
+      const transcript = await engine.transcribeFile(
         entry.absolutePath,
         options.detectLanguage ? {} : { language },
       );
-      const processingSeconds = (performance.now() - started) / 1000;
-      const known = results[index];
-      if (known) {
-        known.processingSeconds = Math.min(known.processingSeconds, processingSeconds);
-        return;
-      }
       const hypothesis = transcriptText(transcript);
-      results[index] = {
+      files[index] = {
         path: entry.path,
         language,
+        spontaneous: spontaneousNotes.test(entry.notes),
         detected: transcript.language,
         seconds: entry.durationSeconds,
-        processingSeconds,
         wer: wordErrorRate(entry.referenceText, hypothesis, language),
         hypothesis,
       };
     });
-    const batchSeconds = (performance.now() - batchStarted) / 1000;
-    if (batchSeconds < bestBatchSeconds) {
-      bestBatchSeconds = batchSeconds;
-      const cpu = process.cpuUsage(cpuBefore);
-      bestCpuSeconds = (cpu.user + cpu.system) / 1e6;
-    }
+  } finally {
+    await engine.close();
   }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   sampler.stop();
-  const audioSeconds = entries.reduce((total, entry) => total + entry.durationSeconds, 0);
-  const wer = aggregateWer(results.map((result) => result.wer));
-  const reference = references[`${model}/${language}`];
-  return {
-    files: results,
-    row: {
-      model,
-      language,
-      files: entries.length,
-      audioSeconds: round(audioSeconds, 2),
-      words: wer.referenceWords,
-      wer: wer.wer,
-      referenceWer: reference?.wer,
-      rtf: bestBatchSeconds / audioSeconds,
-      referenceRtf: reference?.rtf,
-      cpuPerAudioSecond: bestCpuSeconds / audioSeconds,
-      peakRssMiB: sampler.peakRssMiB,
-      maxRssMiB: maxRssMiB(),
-      peakHeapMiB: sampler.peakHeapMiB,
-      wrongLanguage: results.filter((result) => result.detected !== language).length,
-      loadAverage: loadAverage(),
-    },
-  };
+  return { seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMiB: sampler.peakRssMiB, files };
 }
 
-function tableOf(rows: LanguageRow[], detect: boolean) {
+/**
+ * One model on one language's files, both sides back to back, the first of them alternating with
+ * `turn`; with several passes the fastest of each side counts (accuracy is the same every pass).
+ */
+async function compare(
+  model: string,
+  language: string,
+  entries: ManifestEntry[],
+  options: SpeechBenchOptions,
+  peerModels: Record<string, string> | undefined,
+  turn: number,
+): Promise<Run> {
+  let ours: Awaited<ReturnType<typeof runOurs>> | undefined;
+  let peer: { seconds: number; texts: string[] } | undefined;
+  const peerModel = peerModels?.[model];
+  for (let pass = 0; pass < options.repeat; pass++) {
+    const runOurSide = async () => {
+      const run = await runOurs(model, language, entries, options);
+      if (!ours || run.seconds < ours.seconds) ours = run;
+    };
+    const runPeerSide = async () => {
+      if (!peerModel) return;
+      const run = await runPeer({
+        modelDir: peerModel,
+        language,
+        threads: options.workers * options.threadsPerWorker,
+        beamSize: 5,
+        files: entries.map((entry) => entry.absolutePath),
+      });
+      if (!peer || run.seconds < peer.seconds) peer = run;
+    };
+    if ((turn + pass) % 2 === 0) {
+      await runOurSide();
+      await runPeerSide();
+    } else {
+      await runPeerSide();
+      await runOurSide();
+    }
+  }
+  if (!ours) throw new Error('no pass ran');
+  const files = ours.files.map((file, index) => {
+    const entry = entries[index];
+    const text = peer?.texts[index];
+    return entry && text !== undefined
+      ? { ...file, peer: { wer: wordErrorRate(entry.referenceText, text, language), hypothesis: text } }
+      : file;
+  });
+  const wer = aggregateWer(files.map((file) => file.wer));
+  const audioSeconds = entries.reduce((total, entry) => total + entry.durationSeconds, 0);
+  const row: Row = {
+    model,
+    language,
+    files: entries.length,
+    audioSeconds: round(audioSeconds, 2),
+    words: wer.referenceWords,
+    wer: wer.wer,
+    seconds: ours.seconds,
+    cpuPerAudioSecond: ours.cpuSeconds / audioSeconds,
+    peakRssMiB: ours.peakRssMiB,
+    peerWer: peer ? aggregateWer(files.flatMap((file) => (file.peer ? [file.peer.wer] : []))).wer : undefined,
+    peerSeconds: peer?.seconds,
+    wrongLanguage: files.filter((file) => file.detected !== language).length,
+    loadAverage: loadAverage(),
+  };
+  if (options.baseline) {
+    row.baselineWer = await cliBaselineWer(`ggml-${model}.bin`, entries, options.threadsPerWorker);
+  }
+  console.log(
+    `${model} ${language}: WER ${percent(row.wer)} (faster-whisper ${percent(row.peerWer)}), ` +
+      `${row.seconds.toFixed(2)} s (faster-whisper ${row.peerSeconds?.toFixed(2) ?? '-'} s), load ${row.loadAverage}`,
+  );
+  printErrors(files);
+  return { rows: [row], files: files.map((file) => ({ ...file, path: `${model}:${file.path}` })) };
+}
+
+/** Every (model, language) of the plan, alternating which side goes first. */
+async function measure(
+  plan: { model: string; language: string; entries: ManifestEntry[] }[],
+  options: SpeechBenchOptions,
+  peerModels: Record<string, string> | undefined,
+): Promise<Run> {
+  const run: Run = { rows: [], files: [] };
+  for (const [turn, item] of plan.entries()) {
+    const result = await compare(item.model, item.language, item.entries, options, peerModels, turn);
+    run.rows.push(...result.rows);
+    run.files.push(...result.files);
+  }
+  return run;
+}
+
+function ratio(ours: number, peer: number | undefined): string {
+  return peer ? (ours / peer).toFixed(2) : '';
+}
+
+function tableOf(rows: Row[], detect: boolean) {
   return rows.map((row) => ({
     model: row.model,
     lang: row.language,
     files: row.files,
     words: row.words,
-    WER: percent(row.wer),
-    'ref WER': percent(row.referenceWer),
-    ...(row.baselineWer === undefined ? {} : { 'CLI WER same scoring': percent(row.baselineWer) }),
-    RTF: row.rtf.toFixed(3),
-    'ref RTF': row.referenceRtf?.toFixed(2) ?? '',
+    'WER ours': percent(row.wer),
+    'WER f-w': percent(row.peerWer),
+    ...(row.baselineWer === undefined ? {} : { 'WER whisper.cpp CLI': percent(row.baselineWer) }),
+    's ours': row.seconds.toFixed(2),
+    's f-w': row.peerSeconds?.toFixed(2) ?? '',
+    'ours/f-w': ratio(row.seconds, row.peerSeconds),
     'cpu/audio': row.cpuPerAudioSecond.toFixed(3),
-    'RSS peak MiB': row.peakRssMiB,
-    'maxRSS MiB': row.maxRssMiB,
-    'heap MiB': row.peakHeapMiB,
+    'RSS MiB': row.peakRssMiB,
     ...(detect ? { 'wrong lang': row.wrongLanguage } : {}),
     load: row.loadAverage,
   }));
 }
 
+/** Files where either side made an error, with both texts, for reading (not for tuning on). */
 function printErrors(files: FileResult[]): void {
   for (const file of files) {
-    if (file.wer.errors === 0) continue;
-    console.log(`  ${file.path}: ${file.wer.errors} error(s) [${file.detected}] «${file.hypothesis}»`);
+    if (file.wer.errors === 0 && (file.peer?.wer.errors ?? 0) === 0) continue;
+    console.log(
+      `  ${file.path}: ours ${file.wer.errors}, f-w ${file.peer?.wer.errors ?? '-'} [${file.detected}] «${file.hypothesis}»` +
+        (file.peer && file.peer.hypothesis !== file.hypothesis ? ` | f-w «${file.peer.hypothesis}»` : ''),
+    );
   }
 }
 
-/** The whole dev set of one model: a warm-up transcription first, so that timing starts with the model loaded. */
-async function runModel(
-  engine: SpeechEngine,
-  model: string,
-  byLanguage: Map<string, ManifestEntry[]>,
-  options: SpeechBenchOptions,
-): Promise<{ rows: LanguageRow[]; files: FileResult[] }> {
-  const first = [...byLanguage.values()][0]?.[0];
-  if (!first) return { rows: [], files: [] };
-  await engine.transcribeFile(first.absolutePath, { language: first.language });
-  const rows: LanguageRow[] = [];
-  const files: FileResult[] = [];
-  for (const [language, entries] of byLanguage) {
-    const result = await runLanguage(engine, model, language, entries, options);
-    if (options.baseline) {
-      result.row.baselineWer = await cliBaselineWer(`ggml-${model}.bin`, entries, options.threadsPerWorker);
-    }
+/**
+ * The default choice per language (the English model for English, base for the others): its WER
+ * against faster-whisper's on the same weights, per language and on the spontaneous clips, and the
+ * total time of both.
+ */
+function printDefaultChoice(run: Run, options: SpeechBenchOptions, title: string): void {
+  const chosen = run.rows.filter(
+    (row) => row.model === (row.language === 'en' ? options.englishModel : defaultModel),
+  );
+  if (chosen.length === 0) return;
+  const ours = chosen.reduce((total, row) => total + row.seconds, 0);
+  const peer = chosen.every((row) => row.peerSeconds !== undefined)
+    ? chosen.reduce((total, row) => total + (row.peerSeconds ?? 0), 0)
+    : undefined;
+  const files = run.files.filter((file) =>
+    chosen.some((row) => file.language === row.language && file.path.startsWith(`${row.model}:`)),
+  );
+  const spontaneous = files.filter((file) => file.spontaneous);
+  const werOf = (list: FileResult[], side: 'ours' | 'peer') =>
+    aggregateWer(list.flatMap((file) => (side === 'ours' ? [file.wer] : file.peer ? [file.peer.wer] : [])))
+      .wer;
+  console.log(
+    `${title}: default choice (en ${options.englishModel}, others ${defaultModel}): ` +
+      chosen.map((row) => `${row.language} ${percent(row.wer)} vs ${percent(row.peerWer)}`).join(', ') +
+      `; spontaneous (${spontaneous.length} clips) ${percent(werOf(spontaneous, 'ours'))} vs ${percent(werOf(spontaneous, 'peer'))}` +
+      `; all ${percent(werOf(files, 'ours'))} vs ${percent(werOf(files, 'peer'))}` +
+      `; time ${ours.toFixed(1)} s vs ${peer?.toFixed(1) ?? '-'} s (ours/f-w ${ratio(ours, peer)}), load ${loadAverage()}`,
+  );
+  for (const model of new Set(run.rows.map((row) => row.model))) {
+    const ofModel = run.files.filter((file) => file.path.startsWith(`${model}:`) && file.spontaneous);
+    if (ofModel.length === 0) continue;
     console.log(
-      `${model} ${language}: WER ${percent(result.row.wer)}, RTF ${result.row.rtf.toFixed(3)} (load ${result.row.loadAverage})`,
+      `  ${model} on the spontaneous clips: ${percent(werOf(ofModel, 'ours'))} vs faster-whisper ${percent(werOf(ofModel, 'peer'))}`,
     );
-    printErrors(result.files);
-    rows.push(result.row);
-    files.push(...result.files);
   }
-  return { rows, files };
 }
 
 async function runLongRecording(engine: SpeechEngine, options: SpeechBenchOptions) {
@@ -387,52 +470,68 @@ async function main(): Promise<void> {
     `Speech benchmark: ${options.workers} worker(s) × ${options.threadsPerWorker} thread(s), ` +
       `beam ${options.beamSize} (other languages ${options.beamSizeOtherLanguages}), encoder context ${options.fitEncoderContext ? 'fitted' : 'full 30 s'}, ` +
       `language ${options.detectLanguage ? 'detected' : 'given'}, ${options.repeat} pass(es)` +
-      `${options.quick ? ', quick subset' : ''}; ${environment.cpus} cores, load ${environment.loadAverageAtStart.join(' ')}`,
+      `${options.quick ? ', quick subset' : ''}; ${environment.cpus} cores (${environment.cpuModel}), load ${environment.loadAverageAtStart.join(' ')}`,
   );
+  const peerModels = options.peer ? preparePeer() : undefined;
 
-  const rows: LanguageRow[] = [];
-  const files: FileResult[] = [];
-  let long: Awaited<ReturnType<typeof runLongRecording>> | undefined;
-
-  const base = await startEngine(options, {});
-  try {
-    const result = await runModel(base, defaultModel, byLanguage, options);
-    rows.push(...result.rows);
-    files.push(...result.files);
-    if (options.longMinutes > 0) {
-      console.log(`Long recording: about ${options.longMinutes} minutes of Sonnet 1 with pauses…`);
-      long = await runLongRecording(base, options);
-    }
-  } finally {
-    await base.close();
+  const plan: { model: string; language: string; entries: ManifestEntry[] }[] = [];
+  for (const [language, entries] of byLanguage) {
+    plan.push({ model: defaultModel, language, entries });
+    if (language === 'en' && options.englishModel !== defaultModel && options.tinyEnglish)
+      plan.push({ model: options.englishModel, language, entries });
   }
 
-  const english = byLanguage.get('en');
-  if (options.tinyEnglish && english) {
-    const tiny = await startEngine(options, { en: englishModel });
-    try {
-      const result = await runModel(tiny, englishModel, new Map([['en', english]]), options);
-      rows.push(...result.rows);
-      files.push(...result.files.map((file) => ({ ...file, path: `${englishModel}:${file.path}` })));
-    } finally {
-      await tiny.close();
-    }
-  }
-
+  const quiet = await measure(plan, options, peerModels);
   console.log('');
-  console.table(tableOf(rows, options.detectLanguage));
-  const baseRows = rows.filter((row) => row.model === defaultModel);
-  if (baseRows.length > 1) {
-    const audio = baseRows.reduce((total, row) => total + row.audioSeconds, 0);
-    const seconds = baseRows.reduce((total, row) => total + row.rtf * row.audioSeconds, 0);
-    const wer = aggregateWer(
-      files.filter((file) => !file.path.startsWith(`${englishModel}:`)).map((file) => file.wer),
+  console.table(tableOf(quiet.rows, options.detectLanguage));
+  printDefaultChoice(quiet, options, 'Quiet machine');
+
+  let busy: Run | undefined;
+  if (options.busyCore) {
+    console.log('\nAgain, with one core kept busy by `yes > /dev/null`…');
+    const loop = startBusyCore();
+    try {
+      busy = await measure(plan, options, peerModels);
+    } finally {
+      loop.stop();
+    }
+    const busyRows = busy.rows;
+    console.table(
+      quiet.rows.map((row, index) => {
+        const under = busyRows[index];
+        return {
+          model: row.model,
+          lang: row.language,
+          's ours quiet': row.seconds.toFixed(2),
+          's ours busy': under?.seconds.toFixed(2),
+          'ours busy/quiet': under ? (under.seconds / row.seconds).toFixed(2) : '',
+          's f-w quiet': row.peerSeconds?.toFixed(2) ?? '',
+          's f-w busy': under?.peerSeconds?.toFixed(2) ?? '',
+          'f-w busy/quiet':
+            under?.peerSeconds && row.peerSeconds ? (under.peerSeconds / row.peerSeconds).toFixed(2) : '',
+          'WER ours busy': percent(under?.wer),
+          load: under?.loadAverage,
+        };
+      }),
     );
+    const total = (rows: Row[], side: 'ours' | 'peer') =>
+      rows.reduce((sum, row) => sum + ((side === 'ours' ? row.seconds : row.peerSeconds) ?? 0), 0);
     console.log(
-      `${defaultModel}, all languages: RTF ${(seconds / audio).toFixed(3)} over ${audio.toFixed(1)} s of audio, WER ${percent(wer.wer)}`,
+      `One core busy: ours ${(total(busy.rows, 'ours') / total(quiet.rows, 'ours')).toFixed(2)}× its quiet time, ` +
+        `faster-whisper ${options.peer ? (total(busy.rows, 'peer') / total(quiet.rows, 'peer')).toFixed(2) : '-'}×`,
     );
+    printDefaultChoice(busy, options, 'One core busy');
   }
-  if (long) {
+
+  let long: Awaited<ReturnType<typeof runLongRecording>> | undefined;
+  if (options.longMinutes > 0) {
+    console.log(`\nLong recording: about ${options.longMinutes} minutes of Sonnet 1 with pauses…`);
+    const engine = await startEngine(options, {});
+    try {
+      long = await runLongRecording(engine, options);
+    } finally {
+      await engine.close();
+    }
     const { memory } = long;
     console.log(
       `Long recording (${defaultModel}): ${long.audioSeconds} s of audio, ${long.readings} readings, ` +
@@ -459,7 +558,7 @@ async function main(): Promise<void> {
   const file = path.join(resultsDir, `speech-${stamp}${options.label ? `-${options.label}` : ''}.json`);
   writeFileSync(
     file,
-    `${JSON.stringify({ options, environment, rows, files, long, finishedLoadAverage: os.loadavg() }, null, 2)}\n`,
+    `${JSON.stringify({ options, environment, quiet, busy, long, finishedLoadAverage: os.loadavg() }, null, 2)}\n`,
   );
   console.log(`Results written to ${path.relative(repoRoot, file)}`);
 }
