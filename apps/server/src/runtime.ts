@@ -268,6 +268,8 @@ export async function startRuntime(
         storageQuotaBytes: config.files.storageQuotaBytes,
         logger,
         crmTargets: crm.deliveries,
+        // The embedded database is held by this one process: holds of earlier runs are stale.
+        soleProcess: database.pool.kind === 'pglite' && database.throughOwner === null,
       }),
       webhooks,
       fileTranscription,

@@ -57,6 +57,8 @@ const statusByCode = {
   STORAGE_LIMIT_REACHED: 403,
   // The chunk did not start where the server stands: the body says the size held.
   UPLOAD_OFFSET_MISMATCH: 409,
+  // Another request is writing the same upload: retry after the Retry-After header.
+  UPLOAD_IN_PROGRESS: 409,
   // Every byte arrived but the SHA-1 differs from the one declared: the upload starts over.
   UPLOAD_CHECKSUM_MISMATCH: 422,
   // More bytes than the declared size (or than 500 MB).

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import type { RecordingUploadState } from '@verbatim/contracts';
@@ -42,6 +42,58 @@ export function putChunk(
     headers: { ...headers, 'content-type': contentType, 'x-start-byte': String(startByte) },
     payload: body,
   });
+}
+
+/** A `PUT /media/{fileId}` over real HTTP whose chunk is only partly sent until `finish()`. */
+export interface OpenChunkRequest {
+  /** The answer; undefined when the connection ended without one (the server died, or `cut()`). */
+  answer: Promise<{ status: number; body: string } | undefined>;
+  /** Sends the rest of the chunk. */
+  finish(): void;
+  /** Drops the connection, as a client whose network goes away. */
+  cut(): void;
+}
+
+/** Starts `PUT /media/{fileId}` at `startByte` and sends the first `sentBytes` of its multipart body. */
+export function openChunkRequest(
+  baseUrl: string,
+  headers: Record<string, string>,
+  fileId: string,
+  startByte: number,
+  chunk: Buffer,
+  sentBytes: (bodyLength: number) => number,
+): OpenChunkRequest {
+  const { body, contentType } = multipartBody('theFile', chunk);
+  const { hostname, port } = new URL(baseUrl);
+  const request = httpRequest({
+    host: hostname,
+    port,
+    method: 'PUT',
+    path: `/api/v1/media/${fileId}`,
+    headers: {
+      ...headers,
+      'content-type': contentType,
+      'content-length': String(body.length),
+      'x-start-byte': String(startByte),
+    },
+  });
+  const answer = new Promise<{ status: number; body: string } | undefined>((resolve) => {
+    let responded = false;
+    request.on('response', (response) => {
+      responded = true;
+      let text = '';
+      response.on('data', (part: Buffer) => (text += part.toString()));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      response.on('error', () => resolve(undefined));
+    });
+    request.on('error', () => resolve(undefined));
+    request.on('close', () => {
+      if (!responded) resolve(undefined);
+    });
+  });
+  const split = sentBytes(body.length);
+  request.write(body.subarray(0, split));
+  return { answer, finish: () => request.end(body.subarray(split)), cut: () => request.destroy() };
 }
 
 export interface RecordingMetadata {
@@ -199,6 +251,11 @@ export class HttpCustomer {
     });
     if (response.status !== 200) throw new Error(`sign-in: ${response.status} ${await response.text()}`);
     return new HttpCustomer(baseUrl, ((await response.json()) as { access_token: string }).access_token);
+  }
+
+  /** The header that authenticates a request of this customer's, for requests made by other means. */
+  get authorization(): { authorization: string } {
+    return { authorization: `Bearer ${this.token}` };
   }
 
   async text(url: string): Promise<string> {

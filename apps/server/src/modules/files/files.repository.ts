@@ -1,4 +1,4 @@
-import type { SendToCrmRequest } from '@verbatim/contracts';
+import type { DiarizationRequest, SendToCrmRequest } from '@verbatim/contracts';
 import type { SubmittedFile, TranscriptStatus, WebhookStatus } from '@verbatim/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
@@ -18,6 +18,8 @@ export interface NewFile {
   callbackUrl: string | null;
   /** Where the transcript goes once done (a SendToCrmRequest); null: nowhere. */
   crmRequest?: SendToCrmRequest | null;
+  /** Who speaks when is asked for (with these counts); null: not diarized. */
+  diarization?: DiarizationRequest | null;
 }
 
 /** The files of every account; every read by id takes the owner, so no one reaches another's file. */
@@ -38,6 +40,7 @@ export class FilesRepository {
         language_code: file.languageCode,
         callback_url: file.callbackUrl,
         crm_request: file.crmRequest ? JSON.stringify(file.crmRequest) : null,
+        diarization: file.diarization ? JSON.stringify(file.diarization) : null,
         claim: null,
         heartbeat_at: null,
         upload_lock: null,
@@ -143,26 +146,67 @@ export class FilesRepository {
     return result.numDeletedRows > 0n;
   }
 
-  /** Takes the right to append at `offset`: only when the server stands there and no one else appends. */
-  async lockUpload(fileId: string, offset: number, token: string, seconds: number): Promise<boolean> {
+  /**
+   * Takes the right to append at `offset` for `seconds`: only when the server stands there and no
+   * one else holds it. A hold whose lease ran out is free, and so is one `isStale` calls another
+   * process's (the embedded database's single process knows every hold from before it started is).
+   */
+  async lockUpload(
+    fileId: string,
+    offset: number,
+    token: string,
+    seconds: number,
+    staleUnlessStartsWith?: string,
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('submitted_files')
       .set({ upload_lock: token, upload_lock_until: sql<Date>`now() + make_interval(secs => ${seconds})` })
       .where('id', '=', fileId)
       .where('is_completed', '=', false)
       .where('received_bytes', '=', offset)
-      .where((eb) => eb.or([eb('upload_lock', 'is', null), eb('upload_lock_until', '<', sql<Date>`now()`)]))
+      .where((eb) =>
+        eb.or([
+          eb('upload_lock', 'is', null),
+          eb('upload_lock_until', '<', sql<Date>`now()`),
+          ...(staleUnlessStartsWith === undefined
+            ? []
+            : [eb.not(eb.fn<boolean>('starts_with', ['upload_lock', eb.val(staleUnlessStartsWith)]))]),
+        ]),
+      )
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
 
-  async unlockUpload(fileId: string, token: string, receivedBytes: number): Promise<void> {
-    await this.db
+  /** Extends the hold by `seconds` from now; false when it is no longer `token`'s. */
+  async renewUploadLock(fileId: string, token: string, seconds: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('submitted_files')
+      .set({ upload_lock_until: sql<Date>`now() + make_interval(secs => ${seconds})` })
+      .where('id', '=', fileId)
+      .where('upload_lock', '=', token)
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Gives the hold up and records the bytes held; false (nothing recorded) when it was lost. */
+  async unlockUpload(fileId: string, token: string, receivedBytes: number): Promise<boolean> {
+    const result = await this.db
       .updateTable('submitted_files')
       .set({ upload_lock: null, upload_lock_until: null, received_bytes: receivedBytes })
       .where('id', '=', fileId)
       .where('upload_lock', '=', token)
-      .execute();
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Seconds until the current hold's lease runs out (0 when there is none). */
+  async uploadLockSecondsLeft(fileId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('submitted_files')
+      .select(sql<number>`coalesce(extract(epoch from upload_lock_until - now()), 0)::float8`.as('seconds'))
+      .where('id', '=', fileId)
+      .executeTakeFirst();
+    return Math.max(0, Number(row?.seconds ?? 0));
   }
 
   /** Marks the upload complete; false when the same content was completed meanwhile. */

@@ -11,6 +11,7 @@ import {
   recordingUploadStateSchema,
   submittedFileSchema,
   uploadChunkHeadersSchema,
+  uploadInProgressSchema,
   uploadOffsetMismatchSchema,
   webhookAttemptsSchema,
   webhookResendSchema,
@@ -23,7 +24,13 @@ import { AppError } from '../../errors/app-error.js';
 import { signedInAccount } from '../../http/authenticate.js';
 import { publicApiSecurity } from '../api-keys/api-authentication.js';
 import type { FilesService } from './files.service.js';
-import { UploadOffsetMismatch, type FileCaller, type UploadsService } from './uploads.service.js';
+import {
+  UploadInProgress,
+  UploadOffsetMismatch,
+  type FileCaller,
+  type UploadsService,
+} from './uploads.service.js';
+import { uploadLease } from './upload-lease.js';
 import type { WebhooksService } from './webhooks.service.js';
 
 export interface FilesRouteServices {
@@ -110,8 +117,7 @@ export function filesRoutes(
         schema: {
           tags: ['files'],
           summary: 'Upload a chunk of a recording',
-          description:
-            'Appends the chunk (multipart/form-data field `theFile`, or an application/octet-stream body) at the byte given by `x-start-byte`, which must be the size the server holds: otherwise 409 UPLOAD_OFFSET_MISMATCH answers that size. Bytes past the size declared when the upload was created answer 413 UPLOAD_SIZE_EXCEEDED. The answer is the new size; with the last byte the size and SHA-1 are checked (UPLOAD_CHECKSUM_MISMATCH: start again from 0) and the transcription is queued.',
+          description: `Appends the chunk (multipart/form-data field \`theFile\`, or an application/octet-stream body) at the byte given by \`x-start-byte\`, which must be the size the server holds: otherwise 409 UPLOAD_OFFSET_MISMATCH answers that size. While another request is writing the same upload, 409 UPLOAD_IN_PROGRESS answers when to try again (Retry-After, and \`retryAfterSeconds\`): a request cut by a client or a server that went away holds the upload for at most ${uploadLease.seconds} s after its last bytes, and not at all once an embedded-database server restarted. Bytes past the size declared when the upload was created answer 413 UPLOAD_SIZE_EXCEEDED. The answer is the new size; with the last byte the size and SHA-1 are checked (UPLOAD_CHECKSUM_MISMATCH: start again from 0) and the transcription is queued.`,
           security: publicApiSecurity,
           consumes: ['multipart/form-data', 'application/octet-stream'],
           params: fileIdParamsSchema,
@@ -119,7 +125,7 @@ export function filesRoutes(
           headers: uploadChunkHeadersSchema.loose(),
           response: {
             200: recordingUploadStateSchema,
-            409: uploadOffsetMismatchSchema,
+            409: z.union([uploadOffsetMismatchSchema, uploadInProgressSchema]),
             '4xx': apiErrorSchema,
           },
         },
@@ -152,6 +158,12 @@ export function filesRoutes(
         } catch (error) {
           if (error instanceof UploadOffsetMismatch) {
             return reply.code(409).send({ code: error.code, message: error.message, size: error.size });
+          }
+          if (error instanceof UploadInProgress && error.retryAfterSeconds !== undefined) {
+            return reply
+              .code(409)
+              .header('retry-after', String(error.retryAfterSeconds))
+              .send({ code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds });
           }
           throw error;
         }

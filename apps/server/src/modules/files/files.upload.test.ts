@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ApiError, FilesPage, RecordingUploadState, UploadOffsetMismatch } from '@verbatim/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipartBody, putChunk, sha1, uploadInChunks } from '../../test-support/files.js';
+import { multipartBody, openChunkRequest, putChunk, sha1, uploadInChunks } from '../../test-support/files.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
 
@@ -175,6 +175,36 @@ describe('resumable upload (POST /media/recordings, PUT /media/{fileId})', () =>
     expect(duplicate.json()).toMatchObject({ code: 'FILE_ALREADY_EXISTS', message: 'File already exists' });
     // Bob may upload the same content: files are per account.
     expect((await createRequest(runtime, bob, metadataOf(data))).statusCode).toBe(200);
+  });
+
+  it('answers UPLOAD_IN_PROGRESS with Retry-After to a second writer of the same upload, never an offset', async () => {
+    const data = bytes(2 * mb, 5);
+    const { fileId } = (
+      await createRequest(runtime, alice, metadataOf(data, { fileName: 'twice.mp3' }))
+    ).json<RecordingUploadState>();
+    await runtime.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = runtime.app.server.address() as AddressInfo;
+    // The first writer sends half of its chunk and keeps the request open.
+    const first = openChunkRequest(`http://127.0.0.1:${port}`, alice.headers, fileId, 0, data, () => mb);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    // The same chunk again (a client that gave up on the first request) while the first is arriving.
+    const second = await putChunk(runtime.app, alice.headers, fileId, 0, data);
+    expect(second.statusCode).toBe(409);
+    const refusal = second.json<ApiError & { retryAfterSeconds: number }>();
+    expect(refusal.code).toBe('UPLOAD_IN_PROGRESS');
+    expect(refusal.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(refusal.retryAfterSeconds).toBeLessThanOrEqual(15);
+    expect(Number(second.headers['retry-after'])).toBe(refusal.retryAfterSeconds);
+
+    first.finish();
+    const answer = await first.answer;
+    expect(answer?.status).toBe(200);
+    expect(JSON.parse(answer?.body ?? '')).toEqual({ fileId, size: data.length, isCompleted: true });
+    // Once the first is done, the same chunk again answers the completed upload.
+    const late = await putChunk(runtime.app, alice.headers, fileId, 0, data);
+    expect(late.statusCode).toBe(200);
+    expect(late.json()).toEqual({ fileId, size: data.length, isCompleted: true });
   });
 
   it('refuses bytes whose SHA-1 differs from the one declared, and starts over from 0', async () => {

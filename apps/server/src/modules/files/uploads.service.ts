@@ -19,6 +19,8 @@ import { StorageUnavailableError, type FileStorage } from '../../platform/storag
 import { recordingKey } from './file-keys.js';
 import { transcribeFileJob } from './files.jobs.js';
 import { FilesRepository, type FileRow } from './files.repository.js';
+import type { AskedDiarization, UploadDiarization } from './upload-diarization.js';
+import { uploadLease, whileHeld } from './upload-lease.js';
 
 export interface FileCaller {
   accountId: string;
@@ -39,6 +41,22 @@ export class UploadOffsetMismatch extends AppError {
   }
 }
 
+/**
+ * 409 UPLOAD_IN_PROGRESS: another request is writing this upload (the same chunk sent twice, or a
+ * request the client gave up on that is still arriving); Retry-After is when its hold runs out
+ * if no more of its bytes come.
+ */
+export class UploadInProgress extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super(
+      'UPLOAD_IN_PROGRESS',
+      `Another request is writing this file: try again in ${retryAfterSeconds} s from the size GET /media/{fileId} gives.`,
+      undefined,
+      { retryAfterSeconds },
+    );
+  }
+}
+
 export interface UploadsOptions {
   db: Db;
   storage: FileStorage;
@@ -47,14 +65,19 @@ export interface UploadsOptions {
   logger: Logger;
   /** Checks an upload's CRM request (the connection must be the account's); absent: none accepted. */
   crmTargets?: CrmTargets;
+  /** Decides whether an upload is diarized (its own choice or the account's default); absent: never. */
+  diarization?: UploadDiarization;
+  /**
+   * This process is the only one writing uploads to the database (the embedded database, which one
+   * process holds): a hold taken before it started belongs to a process that is gone, such as one
+   * killed in the middle of a chunk, and does not make the resumed upload wait for its lease.
+   */
+  soleProcess?: boolean;
 }
 
 export interface CrmTargets {
   assertTarget(accountId: string, request: SendToCrmRequest): Promise<void>;
 }
-
-/** How long one chunk request may hold the right to append before another may take over. */
-const uploadLockSeconds = 120;
 
 /**
  * Resumable uploads (spec §4 Upload): a placeholder from the file's metadata, then chunks appended
@@ -63,6 +86,8 @@ const uploadLockSeconds = 120;
  */
 export class UploadsService {
   readonly #files: FilesRepository;
+  /** Starts every hold this process takes, so that it tells its own from those of earlier runs. */
+  readonly #holdPrefix = `${newId('run')}.`;
 
   constructor(private readonly options: UploadsOptions) {
     this.#files = new FilesRepository(options.db);
@@ -78,6 +103,7 @@ export class UploadsService {
     if (resumable) return uploadState(resumable);
     await this.#assertRoomFor(caller.accountId, metadata.size);
     if (metadata.crm) await this.#assertCrmTarget(caller.accountId, metadata.crm);
+    const diarization = (await this.options.diarization?.resolve(caller.accountId, metadata)) ?? null;
     const row = await this.#files.insert({
       id: newId('fil'),
       accountId: caller.accountId,
@@ -89,6 +115,7 @@ export class UploadsService {
       languageCode: metadata.languageCode,
       callbackUrl: metadata.callbackUrl ?? null,
       crmRequest: metadata.crm ?? null,
+      diarization,
     });
     this.options.logger.info(
       { fileId: row.id, accountId: caller.accountId, size: metadata.size },
@@ -102,8 +129,9 @@ export class UploadsService {
   }
 
   /**
-   * Appends `source` at `startByte`. A start other than the size held answers UploadOffsetMismatch;
-   * the bytes that arrived before an interruption are kept, so the next chunk resumes after them.
+   * Appends `source` at `startByte`. A start other than the size held answers UploadOffsetMismatch,
+   * another request writing the upload UploadInProgress; the bytes that arrived before an
+   * interruption are kept, so the next chunk resumes after them.
    */
   async appendChunk(
     caller: FileCaller,
@@ -123,16 +151,22 @@ export class UploadsService {
       throw new UploadOffsetMismatch(held);
     }
     if (held < size) {
-      const token = newId('lck');
-      if (!(await this.#files.lockUpload(file.id, startByte, token, uploadLockSeconds))) {
+      const token = `${this.#holdPrefix}${newId('lck')}`;
+      const locked = await this.#files.lockUpload(
+        file.id,
+        startByte,
+        token,
+        uploadLease.seconds,
+        this.options.soleProcess ? this.#holdPrefix : undefined,
+      );
+      if (!locked) {
         source.resume();
-        const current = await this.#owned(caller, fileId);
-        throw new UploadOffsetMismatch(Number(current.received_bytes));
+        throw await this.#refusal(caller, fileId, startByte);
       }
       const written = await this.options.storage.writeFrom(
         recordingKey(file.account_id, file.id),
         startByte,
-        source,
+        whileHeld(source, () => this.#files.renewUploadLock(file.id, token, uploadLease.seconds)),
         {
           maxSize: size,
           limitError: () =>
@@ -142,7 +176,11 @@ export class UploadsService {
             ),
         },
       );
-      await this.#files.unlockUpload(file.id, token, written.size);
+      if (!(await this.#files.unlockUpload(file.id, token, written.size))) {
+        // Taken over after this request's bytes stopped for a whole lease: the size is the other's.
+        source.resume();
+        throw await this.#refusal(caller, fileId, startByte);
+      }
       if (written.error !== undefined) {
         source.resume();
         if (written.error instanceof AppError || written.error instanceof StorageUnavailableError)
@@ -173,9 +211,13 @@ export class UploadsService {
       languageCode: string;
       callbackUrl?: string | undefined;
       crm?: SendToCrmRequest | undefined;
+      diarization?: AskedDiarization | undefined;
     },
   ): Promise<FileRow> {
     if (metadata.crm) await this.#assertCrmTarget(caller.accountId, metadata.crm);
+    const diarization = metadata.diarization
+      ? ((await this.options.diarization?.resolve(caller.accountId, metadata.diarization)) ?? null)
+      : null;
     const sha1 = await sha1Of(createReadStream(localPath));
     const same = await this.#files.findSameContent(caller.accountId, sha1, metadata.size);
     if (same.some((file) => file.is_completed)) {
@@ -193,6 +235,7 @@ export class UploadsService {
       languageCode: metadata.languageCode,
       callbackUrl: metadata.callbackUrl ?? null,
       crmRequest: metadata.crm ?? null,
+      diarization,
     });
     const key = recordingKey(row.account_id, row.id);
     const written = await this.options.storage.writeFrom(key, 0, createReadStream(localPath), {
@@ -213,6 +256,15 @@ export class UploadsService {
     const stored = await this.#files.findById(state.fileId);
     if (!stored) throw new Error('the file vanished after it was stored');
     return stored;
+  }
+
+  /** Why a chunk at `startByte` cannot be written now: the size moved on, or another request writes. */
+  async #refusal(caller: FileCaller, fileId: string, startByte: number): Promise<AppError> {
+    const current = await this.#owned(caller, fileId);
+    const held = Number(current.received_bytes);
+    if (current.is_completed || held !== startByte) return new UploadOffsetMismatch(held);
+    const secondsLeft = await this.#files.uploadLockSecondsLeft(fileId);
+    return new UploadInProgress(Math.max(1, Math.ceil(secondsLeft)));
   }
 
   async #assertCrmTarget(accountId: string, request: SendToCrmRequest): Promise<void> {

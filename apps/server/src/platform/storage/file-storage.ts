@@ -37,6 +37,8 @@ export interface FileStorage {
    * Streams `source` into the object from byte `offset` (anything after it is dropped first), never
    * holding it in memory; stops with `limitError()` once the object would pass `maxSize` bytes.
    * An offset past the bytes held writes nothing: the answer's error says so, with the size held.
+   * One writer at a time per key (callers hold the upload's lock): what an earlier writer left
+   * unfinished under the key (an S3 multipart rewrite of a killed process) is dropped first.
    */
   writeFrom(
     key: string,

@@ -13,6 +13,7 @@ import {
   type GetObjectCommandOutput,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListMultipartUploadsCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -159,6 +160,7 @@ export class S3FileStorage implements FileStorage {
   }
 
   async delete(key: string): Promise<void> {
+    await this.#abortUnfinished(this.#key(key));
     await this.#client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.#key(key) }));
   }
 
@@ -173,6 +175,7 @@ export class S3FileStorage implements FileStorage {
     const existing = await this.size(key);
     const held = existing ?? 0;
     if (offset > held) return offsetPastEnd(key, held, offset);
+    await this.#abortUnfinished(objectKey);
     const upload = new MultipartUpload(this.#client, this.settings.bucket, objectKey);
     let pending: Buffer[] = [];
     let pendingBytes = 0;
@@ -274,6 +277,27 @@ export class S3FileStorage implements FileStorage {
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
+    }
+  }
+
+  /**
+   * Drops the rewrites of the object that never completed: one writer writes a key at a time, so
+   * they are of a writer that is gone (a process killed in the middle of a chunk), and their
+   * parts would otherwise stay in the bucket, billed, until a lifecycle rule removes them.
+   */
+  async #abortUnfinished(objectKey: string): Promise<void> {
+    const listing = await this.#client.send(
+      new ListMultipartUploadsCommand({ Bucket: this.settings.bucket, Prefix: objectKey }),
+    );
+    for (const upload of listing.Uploads ?? []) {
+      if (upload.Key !== objectKey || upload.UploadId === undefined) continue;
+      await this.#client.send(
+        new AbortMultipartUploadCommand({
+          Bucket: this.settings.bucket,
+          Key: objectKey,
+          UploadId: upload.UploadId,
+        }),
+      );
     }
   }
 
