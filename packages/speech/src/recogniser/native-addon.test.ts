@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadNativeAddon } from './native-addon.js';
+import { loadNativeAddon, useOpenMpWaitPolicy } from './native-addon.js';
 
 describe('the whisper.cpp addon build', () => {
   // The speed figures of bench:speech depend on these ggml options (native/Cargo.toml, ggml-options.cmake):
@@ -8,5 +8,26 @@ describe('the whisper.cpp addon build', () => {
     const features = loadNativeAddon().systemInfo();
     expect(features).toMatch(/\bOPENMP = 1\b/);
     expect(features).toMatch(/\bLLAMAFILE = 1\b/);
+  });
+});
+
+describe('the OpenMP wait policy of whisper.cpp threads', () => {
+  it('is passive unless the operator chose one, so that a busy core does not make threads spin', () => {
+    const unset: NodeJS.ProcessEnv = {};
+    useOpenMpWaitPolicy(unset);
+    expect(unset.OMP_WAIT_POLICY).toBe('passive');
+    const active: NodeJS.ProcessEnv = { OMP_WAIT_POLICY: 'active' };
+    useOpenMpWaitPolicy(active);
+    expect(active.OMP_WAIT_POLICY).toBe('active');
+    const spinCount: NodeJS.ProcessEnv = { GOMP_SPINCOUNT: '10000' };
+    useOpenMpWaitPolicy(spinCount);
+    expect(spinCount.OMP_WAIT_POLICY).toBeUndefined();
+  });
+
+  it('is in the process environment once the addon is loaded (libgomp reads it at load)', () => {
+    loadNativeAddon();
+    expect(process.env.OMP_WAIT_POLICY ?? `GOMP_SPINCOUNT=${process.env.GOMP_SPINCOUNT}`).toMatch(
+      /passive|active|GOMP_SPINCOUNT=\d/,
+    );
   });
 });

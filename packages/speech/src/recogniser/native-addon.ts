@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import { SpeechError } from '../speech-error.js';
 
 /** The types of packages/speech/native (src/lib.rs): napi-rs turns snake_case into camelCase. */
@@ -78,9 +79,27 @@ export const nativeAddonPath = path.resolve(here, '../../native/verbatim-whisper
 
 let loaded: NativeWhisperAddon | undefined;
 
+/**
+ * whisper.cpp's threads are an OpenMP team (libgomp) that meets at a barrier after every step of
+ * the network. By default a thread waiting there spins for about 300 000 rounds before it sleeps:
+ * on a quiet machine that saves a wake-up, but when another process holds one of the cores the
+ * spinning thread burns the time slice its partner needs, and every barrier waits for the
+ * scheduler. On this 2-core machine shared with other work (load 21), 2 files of English and 2 of
+ * French took 321 s instead of 55 s with passive waiting (2.0 CPU seconds per audio second on
+ * French instead of 0.35; faster-whisper 45 s on the same files): a collapse, not a slowdown.
+ * libgomp reads the policy once, when the addon loads it, so it is set here first, in the main
+ * thread (whose environment worker threads and the dynamic loader share), unless the operator
+ * chose one (OMP_WAIT_POLICY or GOMP_SPINCOUNT).
+ */
+export function useOpenMpWaitPolicy(env: NodeJS.ProcessEnv = process.env): void {
+  if (!isMainThread || env.OMP_WAIT_POLICY !== undefined || env.GOMP_SPINCOUNT !== undefined) return;
+  env.OMP_WAIT_POLICY = 'passive';
+}
+
 /** Loads the whisper.cpp addon once per thread; a missing build is a clear SPEECH_UNAVAILABLE. */
 export function loadNativeAddon(): NativeWhisperAddon {
   if (loaded) return loaded;
+  useOpenMpWaitPolicy();
   if (!existsSync(nativeAddonPath)) {
     throw new SpeechError(
       'SPEECH_UNAVAILABLE',

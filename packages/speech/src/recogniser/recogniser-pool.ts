@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { isSpeechError, SpeechError } from '../speech-error.js';
-import type { NativeRecognition, NativeTranscribeOptions } from './native-addon.js';
+import { useOpenMpWaitPolicy, type NativeRecognition, type NativeTranscribeOptions } from './native-addon.js';
 import type { FromRecogniserWorker, ToRecogniserWorker } from './worker-protocol.js';
 
 export interface RecognitionRequest {
@@ -97,6 +97,8 @@ export class RecogniserPool implements Recogniser {
 
   /** Threads start with the first job, so a process that never transcribes never starts them. */
   constructor(options: RecogniserPoolOptions) {
+    // Before any thread loads whisper.cpp (and with it OpenMP), which reads it only once.
+    useOpenMpWaitPolicy();
     this.#threadsPerWorker = Math.max(1, options.threadsPerWorker);
     this.#size = Math.max(1, options.workers);
   }
