@@ -43,6 +43,13 @@ export const defaultDiarizationTuning: DiarizationTuning = {
 const MAX_SPEAKERS = 20;
 const frameSeconds = FRAME_STEP_SAMPLES / SEGMENTATION_SAMPLE_RATE;
 
+/** What the networks found in a recording, before clustering. */
+export interface RecordingAnalysis {
+  durationSeconds: number;
+  windows: Array<{ startFrame: number; activity: Uint8Array }>;
+  embeddings: LocalEmbedding[];
+}
+
 interface LocalEmbedding {
   window: number;
   local: number;
@@ -108,21 +115,28 @@ export class OnnxSpeakerDiarizer implements SpeakerDiarizer {
   }
 
   async diarize(samples: Float32Array, options: DiarizationOptions = {}): Promise<SpeakerTurn[]> {
-    const { minClusters, maxClusters } = speakerBounds(options);
+    const bounds = speakerBounds(options);
+    return this.cluster(await this.analyse(samples, options.signal), bounds);
+  }
+
+  /** The networks' part: local speakers of every window and their embeddings (the costly part). */
+  async analyse(samples: Float32Array, signal?: AbortSignal): Promise<RecordingAnalysis> {
     const durationSeconds = samples.length / SEGMENTATION_SAMPLE_RATE;
-    if (samples.length === 0) return [];
     const stepFrames = Math.max(
       1,
       Math.round((this.tuning.windowStepSeconds * SEGMENTATION_SAMPLE_RATE) / FRAME_STEP_SAMPLES),
     );
     const stepSamples = stepFrames * FRAME_STEP_SAMPLES;
     const windowCount =
-      samples.length <= WINDOW_SAMPLES ? 1 : Math.ceil((samples.length - WINDOW_SAMPLES) / stepSamples) + 1;
-
-    const windows: Array<{ startFrame: number; activity: Uint8Array }> = [];
+      samples.length === 0
+        ? 0
+        : samples.length <= WINDOW_SAMPLES
+          ? 1
+          : Math.ceil((samples.length - WINDOW_SAMPLES) / stepSamples) + 1;
+    const windows: RecordingAnalysis['windows'] = [];
     const embeddings: LocalEmbedding[] = [];
     for (let window = 0; window < windowCount; window++) {
-      throwIfCancelled(options.signal);
+      throwIfCancelled(signal);
       const start = window * stepSamples;
       const chunk = new Float32Array(WINDOW_SAMPLES);
       chunk.set(samples.subarray(start, Math.min(start + WINDOW_SAMPLES, samples.length)));
@@ -130,17 +144,21 @@ export class OnnxSpeakerDiarizer implements SpeakerDiarizer {
       windows.push({ startFrame: window * stepFrames, activity });
       embeddings.push(...(await this.embedLocalSpeakers(window, chunk, activity)));
     }
-    throwIfCancelled(options.signal);
+    throwIfCancelled(signal);
+    return { durationSeconds, windows, embeddings };
+  }
 
+  /** The cheap part: clustering and stitching, which the tuning's threshold changes. */
+  cluster(
+    analysis: RecordingAnalysis,
+    bounds: { minClusters: number; maxClusters: number },
+    threshold = this.tuning.clusteringThreshold,
+  ): SpeakerTurn[] {
+    const { embeddings, windows } = analysis;
     const clean = embeddings.filter((item) => item.cleanSeconds >= this.tuning.minCleanSeconds);
     const speakerCentroids = clusterSpeakers(
       (clean.length > 0 ? clean : embeddings).map((item) => item.embedding),
-      {
-        threshold: this.tuning.clusteringThreshold,
-        minClusterSize: this.tuning.minClusterSize,
-        minClusters,
-        maxClusters,
-      },
+      { threshold, minClusterSize: this.tuning.minClusterSize, ...bounds },
     );
     const labelled: LabelledWindow[] = windows.map((window, index) => {
       const locals = embeddings.filter((item) => item.window === index);
@@ -152,7 +170,7 @@ export class OnnxSpeakerDiarizer implements SpeakerDiarizer {
       locals.forEach((item, i) => (speakers[item.local] = assigned[i] ?? -1));
       return { ...window, speakers };
     });
-    return reconstructTurns(labelled, speakerCentroids.length, durationSeconds);
+    return reconstructTurns(labelled, speakerCentroids.length, analysis.durationSeconds);
   }
 
   private async segment(chunk: Float32Array): Promise<Uint8Array> {
@@ -234,7 +252,7 @@ export class OnnxSpeakerDiarizer implements SpeakerDiarizer {
   }
 }
 
-function speakerBounds(options: DiarizationOptions): { minClusters: number; maxClusters: number } {
+export function speakerBounds(options: DiarizationOptions): { minClusters: number; maxClusters: number } {
   const check = (name: string, value: number | undefined): void => {
     if (value !== undefined && (!Number.isInteger(value) || value < 1 || value > MAX_SPEAKERS)) {
       throw new RangeError(`${name} must be an integer from 1 to ${MAX_SPEAKERS}, got ${value}`);

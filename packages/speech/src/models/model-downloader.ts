@@ -45,20 +45,47 @@ const busy = new Set<string>();
  * (ModelDownloadError with resumable = true); a complete file that is not a valid model is deleted.
  */
 export async function downloadModel(options: DownloadModelOptions): Promise<DownloadedModel> {
-  const { name, modelsDir } = options;
-  return withModelFile(modelsDir, name, async (finalPath) => {
-    const present = await inspectModelFile(finalPath).catch(() => undefined);
-    if (present)
-      return {
-        name,
-        path: finalPath,
-        bytes: present.bytes,
-        info: present,
-        resumedFrom: 0,
-        alreadyInstalled: true,
-      };
+  const { name } = options;
+  const fileName = modelFileName(name);
+  const result = await downloadModelFile({
+    ...options,
+    fileName,
+    url: `${options.baseUrl.replace(/\/+$/, '')}/${fileName}`,
+    inspect: inspectModelFile,
+    what: 'whisper.cpp model',
+  });
+  return { ...result, name, bytes: result.info.bytes };
+}
+
+/** How to fetch and check one model file of any kind (a Whisper model, a diarization network). */
+export interface ModelFileDownload<Info> extends Omit<DownloadModelOptions, 'baseUrl'> {
+  fileName: string;
+  url: string;
+  /** Checks a complete file; throws a SpeechError (with `details.reason`) when it is not usable. */
+  inspect: (path: string) => Promise<Info>;
+  /** What the file should be, for the message when it is not: "whisper.cpp model". */
+  what: string;
+  /**
+   * When `url` is an archive: writes the model file it holds to `into`. The archive is downloaded
+   * (and resumed) as `<fileName>.part`, then unpacked and deleted.
+   */
+  unpack?: (archivePath: string, into: string) => Promise<void>;
+}
+
+/**
+ * Downloads `url` into `<modelsDir>/<fileName>.part`, resuming an earlier part with an HTTP Range
+ * request, checks the whole file with `inspect` and renames it into place, so the folder never
+ * holds a half-written model under its real name. A file already there and valid is kept.
+ */
+export async function downloadModelFile<Info>(
+  options: ModelFileDownload<Info>,
+): Promise<{ path: string; info: Info; resumedFrom: number; alreadyInstalled: boolean }> {
+  return withModelFile(options.modelsDir, options.name, options.fileName, async (finalPath) => {
+    const present = await options.inspect(finalPath).catch(() => undefined);
+    if (present !== undefined)
+      return { path: finalPath, info: present, resumedFrom: 0, alreadyInstalled: true };
     const { info, resumedFrom } = await fetchIntoPart(options, finalPath);
-    return { name, path: finalPath, bytes: info.bytes, info, resumedFrom, alreadyInstalled: false };
+    return { path: finalPath, info, resumedFrom, alreadyInstalled: false };
   });
 }
 
@@ -66,8 +93,12 @@ export async function downloadModel(options: DownloadModelOptions): Promise<Down
  * Deletes `ggml-<name>.bin` and any partial download of it. False when there was nothing to delete.
  * Refused (BUSY) while the model is being downloaded.
  */
-export async function removeModel(modelsDir: string, name: string): Promise<boolean> {
-  return withModelFile(modelsDir, name, async (finalPath) => {
+export async function removeModel(
+  modelsDir: string,
+  name: string,
+  fileName = modelFileName(name),
+): Promise<boolean> {
+  return withModelFile(modelsDir, name, fileName, async (finalPath) => {
     let removed = false;
     for (const file of [finalPath, `${finalPath}.part`]) {
       try {
@@ -85,11 +116,11 @@ export async function removeModel(modelsDir: string, name: string): Promise<bool
 async function withModelFile<T>(
   modelsDir: string,
   name: string,
+  fileName: string,
   work: (finalPath: string) => Promise<T>,
 ): Promise<T> {
   if (!modelNamePattern.test(name))
     throw new ModelDownloadError('INVALID_NAME', `"${name}" is not a model name (such as base-q8_0)`);
-  const fileName = modelFileName(name);
   const finalPath = path.resolve(modelsDir, fileName);
   if (busy.has(finalPath))
     throw new ModelDownloadError(
@@ -110,11 +141,11 @@ async function withModelFile<T>(
   }
 }
 
-async function fetchIntoPart(
-  options: DownloadModelOptions,
+async function fetchIntoPart<Info>(
+  options: ModelFileDownload<Info>,
   finalPath: string,
-): Promise<{ info: ModelFileInfo; resumedFrom: number }> {
-  const url = `${options.baseUrl.replace(/\/+$/, '')}/${modelFileName(options.name)}`;
+): Promise<{ info: Info; resumedFrom: number }> {
+  const { url } = options;
   const partPath = `${finalPath}.part`;
   // At most two rounds: a part the server cannot continue (wrong range, bad 416) restarts from zero once.
   for (let round = 0; ; round++) {
@@ -127,9 +158,11 @@ async function fetchIntoPart(
     if (response.status === 416 && held > 0) {
       // "Range not satisfiable": we already hold every byte, or the part is longer than the file.
       await response.body?.cancel();
-      const info = await inspectModelFile(partPath).catch(() => undefined);
-      if (info) return { info: await install(partPath, finalPath, info), resumedFrom: held };
-      await unlink(partPath);
+      try {
+        return { info: await checkAndInstall(options, partPath, finalPath), resumedFrom: held };
+      } catch (error) {
+        if (!(error instanceof ModelDownloadError) || error.reason !== 'INVALID_MODEL') throw error;
+      }
       if (round === 0) continue;
     }
     if (response.status === 404) {
@@ -174,25 +207,48 @@ async function fetchIntoPart(
         kept,
       );
     }
-    let info: ModelFileInfo;
-    try {
-      info = await inspectModelFile(partPath);
-    } catch (error) {
-      if (!isSpeechError(error)) throw error;
-      await unlink(partPath).catch(() => undefined);
-      const reason = typeof error.details?.reason === 'string' ? error.details.reason : error.message;
-      throw new ModelDownloadError(
-        'INVALID_MODEL',
-        `the file downloaded from ${url} is not a valid whisper.cpp model (${reason}); it was deleted`,
-      );
-    }
-    return { info: await install(partPath, finalPath, info), resumedFrom: from };
+    return { info: await checkAndInstall(options, partPath, finalPath), resumedFrom: from };
   }
 }
 
-async function install(partPath: string, finalPath: string, info: ModelFileInfo): Promise<ModelFileInfo> {
-  // Same folder, so the rename is atomic: readers see no model or the whole model.
-  await rename(partPath, finalPath);
+/**
+ * Unpacks the part when it is an archive, checks the model file and renames it into place (same
+ * folder, so the rename is atomic: readers see no model or the whole model). A file that is not
+ * the model asked for is deleted: downloading it again would give the same bytes.
+ */
+async function checkAndInstall<Info>(
+  options: ModelFileDownload<Info>,
+  partPath: string,
+  finalPath: string,
+): Promise<Info> {
+  let candidate = partPath;
+  if (options.unpack) {
+    candidate = `${finalPath}.unpacked`;
+    try {
+      await options.unpack(partPath, candidate);
+    } catch (error) {
+      await unlink(candidate).catch(() => undefined);
+      await unlink(partPath).catch(() => undefined);
+      throw new ModelDownloadError(
+        'INVALID_MODEL',
+        `the archive downloaded from ${options.url} could not be unpacked (${causeOf(error)}); it was deleted`,
+      );
+    }
+    await unlink(partPath);
+  }
+  let info: Info;
+  try {
+    info = await options.inspect(candidate);
+  } catch (error) {
+    if (!isSpeechError(error)) throw error;
+    await unlink(candidate).catch(() => undefined);
+    const reason = typeof error.details?.reason === 'string' ? error.details.reason : error.message;
+    throw new ModelDownloadError(
+      'INVALID_MODEL',
+      `the file downloaded from ${options.url} is not a valid ${options.what} (${reason}); it was deleted`,
+    );
+  }
+  await rename(candidate, finalPath);
   return info;
 }
 
@@ -211,7 +267,7 @@ class Transfer {
   private readonly signal: AbortSignal;
 
   constructor(
-    private readonly options: DownloadModelOptions,
+    private readonly options: Omit<DownloadModelOptions, 'baseUrl'>,
     private readonly url: string,
   ) {
     this.stallTimeoutMs = options.stallTimeoutMs ?? 30_000;
