@@ -8,8 +8,10 @@ import {
   type RecordingUploadState,
   recordingUploadStateSchema,
   type SubmittedFile,
+  type UploadInProgress,
   type UploadOffsetMismatch,
   uploadChunkPolicy,
+  uploadInProgressSchema,
   uploadOffsetMismatchSchema,
   webhookAttemptsSchema,
   type WebhookResend,
@@ -64,18 +66,23 @@ export function uploadState(fileId: string, signal?: AbortSignal): Promise<Recor
   return apiRequest(`/media/${encodeURIComponent(fileId)}`, { schema: recordingUploadStateSchema, signal });
 }
 
-const chunkAnswerSchema = z.union([recordingUploadStateSchema, uploadOffsetMismatchSchema]);
+const chunkAnswerSchema = z.union([
+  recordingUploadStateSchema,
+  uploadOffsetMismatchSchema,
+  uploadInProgressSchema,
+]);
 
 /**
  * `PUT /media/{fileId}`: one chunk, starting at `startByte`, in the multipart field `theFile`.
- * A chunk that does not start where the server stands answers 409 with the size it holds.
+ * A chunk that does not start where the server stands answers 409 with the size it holds; one sent
+ * while another request still writes the upload, 409 with when to try again.
  */
 export function putChunk(
   fileId: string,
   startByte: number,
   chunk: Blob,
   { signal, timeoutMs = uploadChunkPolicy.timeoutMs }: { signal?: AbortSignal; timeoutMs?: number },
-): Promise<RecordingUploadState | UploadOffsetMismatch> {
+): Promise<RecordingUploadState | UploadOffsetMismatch | UploadInProgress> {
   const body = new FormData();
   body.append('theFile', chunk, 'chunk');
   return apiRequest(`/media/${encodeURIComponent(fileId)}`, {

@@ -22,7 +22,7 @@ async function sha1Hex(bytes: Uint8Array<ArrayBuffer> | ArrayBuffer): Promise<st
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-type Fault = 'timeout' | 'network' | { status: number; code: string };
+type Fault = 'timeout' | 'network' | { status: number; code: string; retryAfterSeconds?: number };
 
 /**
  * The upload protocol of the server in memory (spec §7): POST /media/recordings finds or creates
@@ -75,7 +75,7 @@ function fakeUploadServer() {
         );
       }
       if (fault === 'network') throw new TypeError('Failed to fetch');
-      if (fault) return json(fault.status, { code: fault.code, message: 'refused' });
+      if (fault) return json(fault.status, { message: 'refused', ...fault });
       const file = files.get(fileId);
       if (!file) return json(404, { code: 'NOT_FOUND', message: 'no such file' });
       if (startByte !== file.bytes.length) {
@@ -165,7 +165,7 @@ describe('uploadRecording', () => {
 
   it('gives up after the third retry with the last failure', async () => {
     const server = fakeUploadServer();
-    server.faults.push(...Array.from({ length: 4 }, () => ({ status: 502, code: 'INTERNAL_ERROR' })));
+    server.faults.push(...Array.from({ length: 4 }, () => ({ status: 500, code: 'INTERNAL_ERROR' })));
     const wait = noWait();
 
     const failure = await uploadRecording(
@@ -174,9 +174,54 @@ describe('uploadRecording', () => {
     ).catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(ApiRequestError);
-    expect((failure as ApiRequestError).status).toBe(502);
+    expect((failure as ApiRequestError).status).toBe(500);
     expect(wait.mock.calls.map(([ms]) => ms)).toEqual([500, 1000, 2000]);
     expect(server.puts).toHaveLength(4);
+  });
+
+  it('rides out a server restart: no answer, then 503 while it starts, retried past 3 times at most 4 s apart', async () => {
+    const server = fakeUploadServer();
+    server.faults.push(
+      ...Array.from({ length: 6 }, (): Fault => 'network'),
+      { status: 503, code: 'NOT_READY' },
+      { status: 502, code: 'INTERNAL_ERROR' },
+    );
+    const wait = noWait();
+
+    const done = await uploadRecording({ file: recording(1500), languageCode: 'en' }, { policy, wait });
+
+    expect(done.isCompleted).toBe(true);
+    expect(wait.mock.calls.map(([ms]) => ms)).toEqual([500, 1000, 2000, 4000, 4000, 4000, 4000, 4000]);
+    expect(server.puts.map((put) => put.startByte)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 1000]);
+  });
+
+  it('gives up on a server that stays away once 30 s were spent waiting for it', async () => {
+    const server = fakeUploadServer();
+    server.faults.push(...Array.from({ length: 20 }, (): Fault => 'network'));
+    const wait = noWait();
+
+    const failure = await uploadRecording(
+      { file: recording(1500), languageCode: 'en' },
+      { policy, wait },
+    ).catch((error: unknown) => error);
+
+    expect((failure as ApiRequestError).code).toBe('NETWORK_ERROR');
+    const waited = wait.mock.calls.map(([ms]) => ms);
+    expect(waited).toEqual([500, 1000, 2000, 4000, 4000, 4000, 4000, 4000, 4000]);
+    expect(waited.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(30_000);
+    expect(server.puts).toHaveLength(10);
+  });
+
+  it("waits the Retry-After of UPLOAD_IN_PROGRESS (the killed server's request still holds the upload), then goes on", async () => {
+    const server = fakeUploadServer();
+    server.faults.push('network', { status: 409, code: 'UPLOAD_IN_PROGRESS', retryAfterSeconds: 12 });
+    const wait = noWait();
+
+    const done = await uploadRecording({ file: recording(1500), languageCode: 'en' }, { policy, wait });
+
+    expect(done.isCompleted).toBe(true);
+    expect(wait.mock.calls.map(([ms]) => ms)).toEqual([500, 12_000]);
+    expect(server.puts.map((put) => put.startByte)).toEqual([0, 0, 0, 1000]);
   });
 
   it('abandons a chunk that does not answer within its timeout and sends it again', async () => {
@@ -237,6 +282,8 @@ describe('uploadRecording', () => {
 
     expect(done).toEqual({ fileId: 'file-1', size: 3000, isCompleted: true });
     expect(server.puts.map((put) => put.startByte)).toEqual([0, 0, 1000, 2000]);
+    // The server's count, asked once the offset was refused.
+    expect(server.stateQuestions).toEqual(['file-1']);
     expect(wait.mock.calls.map(([ms]) => ms)).toEqual([500]);
   });
 
@@ -322,9 +369,9 @@ describe('uploadRecording', () => {
   it('declares an upload stuck when the server never moves forward', async () => {
     const server = fakeUploadServer();
     const file = recording(1000);
-    server.fetchMock.mockImplementation((input) =>
+    server.fetchMock.mockImplementation((input, init) =>
       Promise.resolve(
-        (input as string).endsWith('/recordings')
+        (input as string).endsWith('/recordings') || init?.method !== 'PUT'
           ? json(200, { fileId: 'file-9', size: 0, isCompleted: false })
           : json(409, { code: 'UPLOAD_OFFSET_MISMATCH', message: 'offset', size: 0 }),
       ),
@@ -333,6 +380,7 @@ describe('uploadRecording', () => {
     await expect(
       uploadRecording({ file, languageCode: 'en' }, { policy, wait: noWait() }),
     ).rejects.toMatchObject({ code: 'UNEXPECTED_RESPONSE' });
-    expect(server.fetchMock).toHaveBeenCalledTimes(4);
+    // The placeholder, then three chunks refused, each followed by GET /media/{fileId}.
+    expect(server.fetchMock).toHaveBeenCalledTimes(7);
   });
 });

@@ -1,6 +1,7 @@
 import {
   type RecordingUploadState,
   type SendToCrmRequest,
+  type UploadInProgress,
   type UploadOffsetMismatch,
   uploadChunkPolicy,
 } from '@verbatim/contracts';
@@ -31,7 +32,15 @@ export interface UploadPolicy {
   retries: number;
   firstRetryDelayMs: number;
   timeoutMs: number;
+  /**
+   * While the server is away (no answer at all, 502/503/504, or another request still writing the
+   * upload), retries go on past `retries` until this much time was spent waiting: a server restart.
+   */
+  serverAwayBudgetMs: number;
 }
+
+/** The longest wait between two tries while the server is away, unless it names a later time. */
+const maxServerAwayDelayMs = 4_000;
 
 export interface UploadOptions {
   /** Aborting pauses: the next call with the same file resumes from what the server holds. */
@@ -53,9 +62,11 @@ const maxAnswersWithoutProgress = 3;
 /**
  * Uploads a recording resumably (spec §4 Upload): the file's SHA-1, then the placeholder
  * (`POST /media/recordings`), which says how many bytes the server already holds, then the rest in
- * chunks (`PUT /media/{fileId}`) from there. A chunk that times out, cannot reach the server or
- * meets a server failure is sent again up to 3 times, 500 ms later the first time and twice as late
- * each next time; a chunk refused for its offset continues from the size the server gives.
+ * chunks (`PUT /media/{fileId}`) from there. A chunk that times out or meets a server failure is
+ * sent again up to 3 times, 500 ms later the first time and twice as late each next time; while
+ * the server is away (restarting: no answer, 502/503/504, or its previous request still holding
+ * the upload) the same schedule goes on, at most 4 s apart or when the server says, for up to 30 s
+ * of waiting; a chunk refused for its offset continues from the size `GET /media/{fileId}` gives.
  * Resolves with the completed upload; rejects with the {@link ApiRequestError} of a refusal, or
  * the abort reason when paused.
  */
@@ -63,7 +74,7 @@ export async function uploadRecording(
   request: UploadRequest,
   { signal, onProgress, store, policy: policyOverrides, wait = waitFor }: UploadOptions = {},
 ): Promise<RecordingUploadState> {
-  const policy: UploadPolicy = { ...uploadChunkPolicy, ...policyOverrides };
+  const policy: UploadPolicy = { ...uploadChunkPolicy, serverAwayBudgetMs: 30_000, ...policyOverrides };
   const { file, languageCode, callbackUrl, crm } = request;
   const fingerprint = fileFingerprint(file);
   const remembered = store?.get(fingerprint);
@@ -118,7 +129,8 @@ export async function uploadRecording(
         store?.delete(fingerprint);
       throw error;
     });
-    const held = answer.size;
+    // Refused for its offset: the server's count (GET /media/{fileId}) says where to go on from.
+    const held = isUploadState(answer) ? answer.size : (await uploadState(fileId, signal)).size;
     if (held > file.size) {
       throw new ApiRequestError({
         status: 0,
@@ -157,8 +169,14 @@ async function heldState(fileId: string, signal: AbortSignal | undefined) {
   }
 }
 
-function isUploadState(answer: RecordingUploadState | UploadOffsetMismatch): answer is RecordingUploadState {
+type ChunkAnswer = RecordingUploadState | UploadOffsetMismatch | UploadInProgress;
+
+function isUploadState(answer: ChunkAnswer): answer is RecordingUploadState {
   return 'fileId' in answer;
+}
+
+function isInProgress(answer: ChunkAnswer): answer is UploadInProgress {
+  return 'retryAfterSeconds' in answer;
 }
 
 /** Worth sending again: no answer in time, no answer at all, or a failure on the server's side. */
@@ -169,19 +187,50 @@ export function isRetryableChunkFailure(error: unknown): boolean {
   );
 }
 
-async function withRetries<T>(
-  send: () => Promise<T>,
+/** The server is not there for now (stopped, starting, behind a proxy that cannot reach it). */
+function isServerAway(error: unknown): boolean {
+  if (!(error instanceof ApiRequestError)) return false;
+  return error.code === 'NETWORK_ERROR' || [502, 503, 504].includes(error.status);
+}
+
+/**
+ * Sends until the chunk gets an answer other than UPLOAD_IN_PROGRESS: ordinary failures up to
+ * `policy.retries` times, 500 ms doubling; while the server is away, on the same schedule (capped
+ * at 4 s, or after the server's Retry-After) until `serverAwayBudgetMs` of waiting is spent.
+ */
+async function withRetries(
+  send: () => Promise<ChunkAnswer>,
   policy: UploadPolicy,
   wait: NonNullable<UploadOptions['wait']>,
   signal: AbortSignal | undefined,
-): Promise<T> {
+): Promise<RecordingUploadState | UploadOffsetMismatch> {
+  let waitedMs = 0;
   for (let retry = 0; ; retry += 1) {
+    let failure: unknown;
+    let askedDelayMs: number | undefined;
     try {
-      return await send();
+      const answer = await send();
+      if (!isInProgress(answer)) return answer;
+      // The request the server was killed in, or one this client gave up on, still holds the upload.
+      failure = new ApiRequestError({ status: 409, code: answer.code, message: answer.message });
+      askedDelayMs = answer.retryAfterSeconds * 1000;
     } catch (error) {
-      if (signal?.aborted || retry >= policy.retries || !isRetryableChunkFailure(error)) throw error;
-      await wait(policy.firstRetryDelayMs * 2 ** retry, signal);
+      if (signal?.aborted || !isRetryableChunkFailure(error)) throw error;
+      failure = error;
     }
+    const doublingMs = policy.firstRetryDelayMs * 2 ** retry;
+    let delayMs: number;
+    let allowed: boolean;
+    if (askedDelayMs !== undefined || isServerAway(failure)) {
+      delayMs = askedDelayMs ?? Math.min(doublingMs, maxServerAwayDelayMs);
+      allowed = waitedMs + delayMs <= policy.serverAwayBudgetMs;
+    } else {
+      delayMs = doublingMs;
+      allowed = retry < policy.retries;
+    }
+    if (!allowed) throw failure;
+    await wait(delayMs, signal);
+    waitedMs += delayMs;
   }
 }
 
