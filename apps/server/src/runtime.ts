@@ -38,6 +38,9 @@ import { SettingsService } from './modules/settings/settings.service.js';
 import { ensureDefaultModel } from './modules/speech-models/default-model.js';
 import { startSpeechEngine } from './modules/transcripts/speech-engine.js';
 import { TranscriptionService } from './modules/transcripts/transcription.service.js';
+import { SpeakerLabelling } from './modules/transcripts/speaker-labelling.js';
+import { UploadDiarization } from './modules/files/upload-diarization.js';
+import { RecordingAudioUrls } from './modules/files/recording-audio-url.js';
 import { FileTranscriptionService } from './modules/files/file-transcription.service.js';
 import { FilesMaintenance } from './modules/files/files.maintenance.js';
 import { FilesService } from './modules/files/files.service.js';
@@ -221,6 +224,8 @@ export async function startRuntime(
     });
     const speech = await startSpeechEngine(config.speech, logger);
     closers.push(() => speech.close());
+    const speakerLabelling = new SpeakerLabelling(config.speech.modelsDir);
+    closers.push(() => speakerLabelling.close());
     if (options.http) {
       // In the background: the server answers at once; transcription becomes ready when the
       // default model has arrived (or says how to add one when it cannot be downloaded).
@@ -247,12 +252,19 @@ export async function startRuntime(
       logger,
     });
     await webhooks.sealPlainSecrets();
-    const files = new FilesService({ db: database.db, storage, publicUrl: config.http.publicUrl, logger });
+    const files = new FilesService({
+      db: database.db,
+      storage,
+      publicUrl: config.http.publicUrl,
+      logger,
+      audioUrls: new RecordingAudioUrls(secrets),
+    });
     const fileTranscription = new FileTranscriptionService({
       db: database.db,
       storage,
       queue,
       engine: speech,
+      speakerLabelling,
       meter: usageMeter,
       webhooks,
       staleSeconds: config.files.processingStaleSeconds,
@@ -268,6 +280,7 @@ export async function startRuntime(
         storageQuotaBytes: config.files.storageQuotaBytes,
         logger,
         crmTargets: crm.deliveries,
+        diarization: new UploadDiarization(database.db, speakerLabelling),
         // The embedded database is held by this one process: holds of earlier runs are stale.
         soleProcess: database.pool.kind === 'pglite' && database.throughOwner === null,
       }),
@@ -280,7 +293,7 @@ export async function startRuntime(
         { kind: config.storage.kind, store: storage },
         installation?.licence ?? null,
       ),
-      transcription: new TranscriptionService(speech, usageMeter),
+      transcription: new TranscriptionService(speech, usageMeter, speakerLabelling),
       live: new LiveTranscriptionService(speech, usageMeter, config.speech.live),
       externalSignIn,
       identity,

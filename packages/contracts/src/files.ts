@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiErrorSchema } from './errors.js';
 import { crmDeliveryKinds, sendToCrmRequestSchema } from './integrations.js';
+import { checkRawAudioOptions, rawAudioQueryFields } from './raw-audio.js';
 import {
   checkDiarizationOptions,
   diarizationQueryFields,
@@ -429,8 +430,10 @@ export const createTranscriptJobQuerySchema = z
     crmTaskSubject: z.string().trim().min(1).max(200).optional(),
     crmTaskDueAt: z.iso.datetime({ offset: true }).optional(),
     ...diarizationQueryFields,
+    ...rawAudioQueryFields,
   })
-  .superRefine(checkDiarizationOptions);
+  .superRefine(checkDiarizationOptions)
+  .superRefine(checkRawAudioOptions);
 export type CreateTranscriptJobQuery = z.input<typeof createTranscriptJobQuerySchema>;
 
 /** `GET /transcripts/jobs/{id}?format=`: json gives the job; text, srt or vtt the transcript once done. */
@@ -523,15 +526,16 @@ export const recordingAudioUrlSchema = z
     id: 'RecordingAudioUrl',
     examples: [
       {
-        url: 'https://verbatim.example.com/api/v1/files/third-party/fil_01jqz8m2k4/audio?expires=1764190800&signature=3q2-7w',
+        url: 'https://verbatim.example.com/api/v1/files/third-party/fil_01jqz8m2k4/audio?account=acc_01jqz7&expires=1764190800&signature=3q2-7w',
         expiresAt: '2026-11-26T21:00:00.000Z',
       },
     ],
   });
 export type RecordingAudioUrl = z.infer<typeof recordingAudioUrlSchema>;
 
-/** `GET /files/third-party/{fileId}/audio?expires=&signature=`: what `POST …/audio-url` signed. */
+/** `GET /files/third-party/{fileId}/audio?account=&expires=&signature=`: what `POST …/audio-url` signed. */
 export const recordingAudioQuerySchema = z.object({
+  account: z.string().min(1).max(64),
   expires: z.coerce.number().int().positive(),
   signature: z.string().min(1).max(200),
 });

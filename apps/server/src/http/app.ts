@@ -45,6 +45,7 @@ import type { RegistrationService } from '../modules/registration/registration.s
 import { settingsRoutes } from '../modules/settings/settings.routes.js';
 import type { SettingsService } from '../modules/settings/settings.service.js';
 import { systemRoutes } from '../modules/system/system.routes.js';
+import { fileTranscriptRoutes } from '../modules/files/file-transcript.routes.js';
 import { filesRoutes } from '../modules/files/files.routes.js';
 import type { FilesService } from '../modules/files/files.service.js';
 import { transcriptJobsRoutes } from '../modules/files/transcript-jobs.routes.js';
@@ -235,6 +236,7 @@ export async function buildApp(
     prefix: '/api/v1',
   });
   await app.register(filesRoutes(services, { authenticateApi, consoleSession }), { prefix: '/api/v1' });
+  await app.register(fileTranscriptRoutes(services.files, authenticateApi), { prefix: '/api/v1' });
   await app.register(
     transcriptJobsRoutes(services, authenticateApi, {
       directory: uploads.directory,

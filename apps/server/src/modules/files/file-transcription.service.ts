@@ -1,4 +1,4 @@
-import { sendToCrmRequestSchema, type SendToCrmRequest } from '@verbatim/contracts';
+import { sendToCrmRequestSchema, type DiarizationRequest, type SendToCrmRequest } from '@verbatim/contracts';
 import { transcriptText, isSpeechError, type SpeechEngine, type Transcript } from '@verbatim/speech';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors/app-error.js';
@@ -8,6 +8,7 @@ import type { JobContext } from '../../platform/queue/job-definition.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
 import type { FileStorage } from '../../platform/storage/file-storage.js';
 import type { UsageMeter } from '../credits/usage-meter.js';
+import type { SpeakerLabelling } from '../transcripts/speaker-labelling.js';
 import { recordingKey, transcriptKey } from './file-keys.js';
 import { transcribeFileJob } from './files.jobs.js';
 import { FilesRepository, type FileRow } from './files.repository.js';
@@ -18,6 +19,8 @@ export interface FileTranscriptionOptions {
   storage: FileStorage;
   queue: JobQueue;
   engine: SpeechEngine;
+  /** Tells who speaks when in the files that asked for it. */
+  speakerLabelling: SpeakerLabelling;
   meter: UsageMeter;
   webhooks: WebhooksService;
   /** A worker silent for this long is taken for dead and its file taken up again. */
@@ -34,6 +37,11 @@ function crmRequestOf(file: FileRow): SendToCrmRequest | undefined {
   if (!file.crm_request) return undefined;
   const parsed = sendToCrmRequestSchema.safeParse(JSON.parse(file.crm_request));
   return parsed.success ? parsed.data : undefined;
+}
+
+/** The diarization an upload asked for; undefined: none. */
+function diarizationOf(file: FileRow): DiarizationRequest | undefined {
+  return file.diarization ? (JSON.parse(file.diarization) as DiarizationRequest) : undefined;
 }
 
 /** Attempts at one file (crashes included) before it fails for good. */
@@ -199,7 +207,7 @@ export class FileTranscriptionService {
     signal: AbortSignal,
     onProgress: (fraction: number, durationSeconds: number) => void,
   ): Promise<Transcript> {
-    const { engine, meter, storage } = this.options;
+    const { engine, meter, storage, speakerLabelling } = this.options;
     const language = file.language_code === 'auto' ? undefined : file.language_code;
     engine.assertLanguage(language);
     const copy = await storage.localCopy(recordingKey(file.account_id, file.id));
@@ -216,14 +224,16 @@ export class FileTranscriptionService {
             seconds: probe.durationSeconds,
           });
         }
-        return await engine.transcribeFile(
-          copy.path,
-          {
-            ...(language ? { language } : {}),
-            signal,
-            onProgress: (fraction) => onProgress(fraction, probe.durationSeconds),
-          },
-          probe,
+        return await speakerLabelling.transcribe(copy.path, probe, diarizationOf(file), signal, () =>
+          engine.transcribeFile(
+            copy.path,
+            {
+              ...(language ? { language } : {}),
+              signal,
+              onProgress: (fraction) => onProgress(fraction, probe.durationSeconds),
+            },
+            probe,
+          ),
         );
       } finally {
         admission.release();

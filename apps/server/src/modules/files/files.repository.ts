@@ -26,6 +26,27 @@ export interface NewFile {
 export class FilesRepository {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Merges `names` into the names of a file's speakers in one statement (two renames at once both
+   * land); answers the names now kept, undefined for a file that is not the account's.
+   */
+  async nameSpeakers(
+    accountId: string,
+    fileId: string,
+    names: Record<string, string>,
+  ): Promise<string | undefined> {
+    const row = await this.db
+      .updateTable('submitted_files')
+      .set({
+        speaker_names: sql<string>`(coalesce(speaker_names, '{}')::jsonb || ${JSON.stringify(names)}::jsonb)::text`,
+      })
+      .where('id', '=', fileId)
+      .where('account_id', '=', accountId)
+      .returning('speaker_names')
+      .executeTakeFirst();
+    return row ? (row.speaker_names ?? '{}') : undefined;
+  }
+
   async insert(file: NewFile): Promise<FileRow> {
     return this.db
       .insertInto('submitted_files')

@@ -1,8 +1,13 @@
+import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import {
   downloadFormats,
   type DownloadFormat,
+  type FileSpeakers,
+  type FileTranscript,
   type FilesPage,
+  type RecordingAudioUrl,
+  type RenameSpeakersRequest,
   type SubmittedFile,
   type TranscriptJob,
 } from '@verbatim/contracts';
@@ -14,12 +19,24 @@ import type { Db } from '../../platform/db/database.js';
 import type { FileStorage } from '../../platform/storage/file-storage.js';
 import { recordingKey, transcriptKey } from './file-keys.js';
 import { FilesRepository, toSubmittedFile, type FileRow } from './files.repository.js';
+import type { RecordingAudioUrls } from './recording-audio-url.js';
+import { withSpeakerNames } from './speaker-names.js';
 
 export interface FilesOptions {
   db: Db;
   storage: FileStorage;
   publicUrl: string;
   logger: Logger;
+  /** Signs the short-lived addresses of recordings for the console's audio player. */
+  audioUrls: RecordingAudioUrls;
+}
+
+/** A file's recording, for the console's audio player. */
+export interface StoredRecording {
+  mediaType: string;
+  size: number;
+  /** Bytes `start` to `end`, both included. */
+  open(start: number, end: number): Promise<Readable>;
 }
 
 /** A download: one transcript in its format, or an archive of several. */
@@ -64,14 +81,106 @@ export class FilesService {
     return {
       ...toSubmittedFile(row, await this.#webhookStatus(row.id)),
       transcriptUrl: `${this.options.publicUrl}/api/v1/transcripts/download?fileIds=${encodeURIComponent(row.id)}&format=application%2Fjson`,
-      transcript: transcript ? { id: row.id, ...transcript, text: transcriptText(transcript) } : null,
+      transcript: transcript ? fileTranscript(row, transcript) : null,
     };
+  }
+
+  /** The transcript of a done file, words and speakers (with their names) included. */
+  async transcript(accountId: string, fileId: string): Promise<FileTranscript> {
+    const row = await this.#owned(accountId, fileId);
+    return fileTranscript(row, await this.#readyTranscript(row));
+  }
+
+  /**
+   * Names some speakers of a diarized transcript (the others keep theirs); every format and CRM
+   * send uses the names from then on. Answers every speaker with its name.
+   */
+  async renameSpeakers(
+    accountId: string,
+    fileId: string,
+    request: RenameSpeakersRequest,
+  ): Promise<FileSpeakers> {
+    const row = await this.#owned(accountId, fileId);
+    const transcript = await this.#readyTranscript(row);
+    const known = new Set((transcript.speakers ?? []).map((speaker) => speaker.id));
+    if (known.size === 0) {
+      throw new AppError(
+        'VALIDATION_FAILED',
+        'This transcript has no speakers: it was made without diarize.',
+        [{ location: 'body', path: ['speakers'], message: 'This transcript has no speakers.' }],
+      );
+    }
+    const unknown = request.speakers.findIndex((speaker) => !known.has(speaker.id));
+    if (unknown >= 0) {
+      const id = request.speakers[unknown]?.id ?? '';
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `The transcript has no speaker ${id}: its speakers are ${[...known].join(', ')}.`,
+        [{ location: 'body', path: ['speakers', unknown, 'id'], message: `No speaker ${id}.` }],
+      );
+    }
+    const names = Object.fromEntries(request.speakers.map((speaker) => [speaker.id, speaker.name]));
+    const saved = await this.#files.nameSpeakers(accountId, fileId, names);
+    if (saved === undefined) throw notFound();
+    return { speakers: withSpeakerNames(transcript, saved).speakers ?? [] };
   }
 
   /** The transcript of a done file in one of the engine's formats (json, text, srt, vtt). */
   async formatted(accountId: string, fileId: string, format: 'json' | 'text' | 'srt' | 'vtt') {
     const row = await this.#owned(accountId, fileId);
     return formatTranscript(await this.#readyTranscript(row), format);
+  }
+
+  /**
+   * The stored recording of a file of the account, to be streamed (whole or a byte range): its
+   * type, its size, and a reader of bytes [start, end]. NOT_FOUND until every byte arrived.
+   */
+  async recording(accountId: string, fileId: string): Promise<StoredRecording> {
+    const row = await this.#owned(accountId, fileId);
+    const key = recordingKey(row.account_id, row.id);
+    const size = row.is_completed ? await this.options.storage.size(key) : undefined;
+    if (size === undefined) throw new AppError('NOT_FOUND', 'This file has no uploaded recording.');
+    return {
+      mediaType: row.media_type,
+      size,
+      open: async (start, end) => {
+        // A local store answers its own file; another store a temporary copy, removed once read.
+        const copy = await this.options.storage.localCopy(key);
+        const stream = createReadStream(copy.path, { start, end });
+        stream.once('close', () => void copy.release());
+        return stream;
+      },
+    };
+  }
+
+  /** A signed address of the file's recording, for an `<audio>` element (see RecordingAudioUrls). */
+  async audioAddress(accountId: string, fileId: string): Promise<RecordingAudioUrl> {
+    await this.recording(accountId, fileId);
+    const { expires, signature } = await this.options.audioUrls.sign(accountId, fileId);
+    const query = new URLSearchParams({ account: accountId, expires: String(expires), signature });
+    return {
+      url: `${this.options.publicUrl}/api/v1/files/third-party/${encodeURIComponent(fileId)}/audio?${query.toString()}`,
+      expiresAt: new Date(expires * 1000).toISOString(),
+    };
+  }
+
+  /** The recording a signed address points at: BAD_TOKEN when it is not this file's, TOKEN_EXPIRED late. */
+  async signedRecording(
+    fileId: string,
+    address: { account: string; expires: number; signature: string },
+  ): Promise<StoredRecording> {
+    const checked = await this.options.audioUrls.check(
+      address.account,
+      fileId,
+      address.expires,
+      address.signature,
+    );
+    if (checked === 'invalid')
+      throw new AppError('BAD_TOKEN', 'This audio address is not valid for this file.');
+    if (checked === 'expired') {
+      throw new AppError('TOKEN_EXPIRED', 'This audio address has expired: ask for a new one.');
+    }
+    return this.recording(address.account, fileId);
   }
 
   /** Removes the recording, the transcript and the file's record (its webhook log with it). */
@@ -161,7 +270,9 @@ export class FilesService {
 
   async #transcript(row: FileRow): Promise<Transcript | null> {
     const stored = await this.options.storage.get(transcriptKey(row.account_id, row.id));
-    return stored ? (JSON.parse(stored.toString('utf8')) as Transcript) : null;
+    return stored
+      ? withSpeakerNames(JSON.parse(stored.toString('utf8')) as Transcript, row.speaker_names)
+      : null;
   }
 
   async #webhookStatus(fileId: string): Promise<SubmittedFile['webhookStatus']> {
@@ -180,6 +291,11 @@ export class FilesService {
     if (!row) throw notFound();
     return row;
   }
+}
+
+/** A file's transcript as the API shows it: the file's id, the whole text. */
+function fileTranscript(row: FileRow, transcript: Transcript): FileTranscript {
+  return { id: row.id, ...transcript, text: transcriptText(transcript) };
 }
 
 function notFound(): AppError {

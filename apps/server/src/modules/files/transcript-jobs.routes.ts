@@ -54,7 +54,7 @@ export function transcriptJobsRoutes(
           tags: ['transcription'],
           summary: 'Queue a transcription job',
           description:
-            'Send the recording as the body (audio/*, video/* or application/octet-stream), as multipart/form-data in the field `file`, or give an https `url` to fetch it from (with an empty body). Options come as query parameters (or form fields). The answer (202) is the job; poll `GET /transcripts/jobs/{id}` or give a `webhookUrl`, called (signed, Standard Webhooks) when the transcript is done or failed. Charged at the HTTP API price once the transcript is done; a recording the credit cannot cover fails with "Insufficient credit" before any work.',
+            'Send the recording as the body (audio/*, video/* or application/octet-stream), as multipart/form-data in the field `file`, or give an https `url` to fetch it from (with an empty body). Options come as query parameters (or form fields). The answer (202) is the job; poll `GET /transcripts/jobs/{id}` or give a `webhookUrl`, called (signed, Standard Webhooks) when the transcript is done or failed. With `diarize=true` (and optionally `speakers`, or `minSpeakers`/`maxSpeakers`) the transcript tells who speaks when, as in `POST /transcripts` (503 SPEECH_UNAVAILABLE at once without the diarization models). Charged at the HTTP API price once the transcript is done (diarization costs nothing more); a recording the credit cannot cover fails with "Insufficient credit" before any work.',
           security: publicApiSecurity,
           querystring: createTranscriptJobQuerySchema,
           response: { 202: transcriptJobSchema, '4xx': apiErrorSchema },
@@ -89,7 +89,8 @@ export function transcriptJobsRoutes(
         try {
           const options = createTranscriptJobQuerySchema.safeParse({ ...sentQuery, ...received.fields });
           if (!options.success) throw requestOptionsInvalid(options.error, 'query');
-          const { language, webhookUrl, fileName, url } = options.data;
+          const { language, webhookUrl, fileName, url, diarize, speakers, minSpeakers, maxSpeakers } =
+            options.data;
           const crm = crmRequestOfQuery(options.data);
           const name =
             fileName ?? received.audio.fileName ?? (url ? lastSegment(url) : undefined) ?? 'recording';
@@ -100,6 +101,7 @@ export function transcriptJobsRoutes(
             languageCode: language,
             callbackUrl: webhookUrl,
             crm,
+            diarization: diarize ? { diarize, speakers, minSpeakers, maxSpeakers } : undefined,
           });
           return await reply.code(202).send(await files.job(caller.accountId, file.id));
         } finally {

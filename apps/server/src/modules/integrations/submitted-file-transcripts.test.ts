@@ -28,7 +28,7 @@ describe('sending a submitted file to the CRM', () => {
   });
 
   /** A file as the worker leaves it once transcribed: status done, its transcript JSON in storage. */
-  async function submittedFile(accountId: string, status: 'done' | 'processing') {
+  async function submittedFile(accountId: string, status: 'done' | 'processing', diarized = false) {
     const files = new FilesRepository(runtime.database.db);
     const id = newId('file');
     await files.insert({
@@ -62,6 +62,20 @@ describe('sending a submitted file to the CRM', () => {
         { id: 1, start: 3, end: 6, text: ' Parlons du devis.', words: [] },
       ],
     };
+    if (diarized) {
+      transcript.segments = transcript.segments.map((segment, index) => ({
+        ...segment,
+        speaker: `S${index + 1}`,
+      }));
+      transcript.speakers = [
+        { id: 'S1', name: 'S1' },
+        { id: 'S2', name: 'S2' },
+      ];
+      transcript.speakerTurns = [
+        { speaker: 'S1', start: 0, end: 3 },
+        { speaker: 'S2', start: 3, end: 6 },
+      ];
+    }
     await new LocalFileStorage(runtime.config.storage.directory).put(
       transcriptKey(accountId, id),
       Buffer.from(JSON.stringify(transcript)),
@@ -133,5 +147,77 @@ describe('sending a submitted file to the CRM', () => {
       payload: { integrationId: connected.integration.id, contactId, as: 'note' },
     });
     expect(foreign.statusCode).toBe(404);
+  });
+
+  it('keeps the speaker turns of a diarized transcript in notes and tasks, with the names given (by the owner only)', async () => {
+    const account = await createAccount(runtime);
+    const headers = bearer(await signIn(runtime, account.email));
+    const connected = connectIntegrationResponseSchema.parse(
+      (
+        await runtime.app.inject({
+          method: 'POST',
+          url: '/api/v1/integrations',
+          headers,
+          payload: { provider: 'hubspot', token: hubspot.issuePrivateAppToken() },
+        })
+      ).json(),
+    );
+    if (connected.kind !== 'connected') throw new Error('expected a connection');
+    const fileId = await submittedFile(account.id, 'done', true);
+
+    // Someone else cannot rename them: the file is not found for them.
+    const stranger = await createAccount(runtime);
+    const strangerHeaders = bearer(await signIn(runtime, stranger.email));
+    const rename = (as: Record<string, string>, speakers: object[]) =>
+      runtime.app.inject({
+        method: 'PUT',
+        url: `/api/v1/files/third-party/${fileId}/speakers`,
+        headers: as,
+        payload: { speakers },
+      });
+    expect((await rename(strangerHeaders, [{ id: 'S1', name: 'Mallory' }])).statusCode).toBe(404);
+    const renamed = await rename(headers, [{ id: 'S1', name: 'Anna (ventes)' }]);
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).toEqual({
+      speakers: [
+        { id: 'S1', name: 'Anna (ventes)' },
+        { id: 'S2', name: 'S2' },
+      ],
+    });
+
+    const contactId = hubspot.contacts[1]?.id;
+    for (const as of ['note', 'task'] as const) {
+      const sent = await runtime.app.inject({
+        method: 'POST',
+        url: `/api/v1/transcripts/${fileId}/crm`,
+        headers,
+        payload: {
+          integrationId: connected.integration.id,
+          contactId,
+          as,
+          ...(as === 'task' ? { task: { subject: 'Rappeler', dueAt: '2026-12-01T09:00:00Z' } } : {}),
+        },
+      });
+      expect(sent.statusCode, sent.body).toBe(202);
+    }
+    await waitFor(async () => {
+      const list = crmDeliveryListSchema.parse(
+        (
+          await runtime.app.inject({
+            method: 'GET',
+            url: `/api/v1/crm-deliveries?transcriptId=${fileId}`,
+            headers,
+          })
+        ).json(),
+      );
+      return list.deliveries.length === 2 && list.deliveries.every((d) => d.status === 'delivered');
+    }, 'both deliveries');
+    const bodies = hubspot.engagements
+      .filter((engagement) => engagement.associations[0]?.contactId === contactId)
+      .map((engagement) => engagement.properties.hs_note_body ?? engagement.properties.hs_task_body ?? '');
+    expect(bodies).toHaveLength(2);
+    for (const body of bodies) {
+      expect(body).toContain('Anna (ventes): Bonjour, merci pour votre appel.<br><br>S2: Parlons du devis.');
+    }
   });
 });

@@ -1,8 +1,9 @@
-import { transcriptText, type Transcript } from '@verbatim/speech';
+import { renderText, transcriptText, type Transcript } from '@verbatim/speech';
 import type { Db } from '../../platform/db/database.js';
 import type { FileStorage } from '../../platform/storage/file-storage.js';
 import { transcriptKey } from '../files/file-keys.js';
 import { FilesRepository } from '../files/files.repository.js';
+import { withSpeakerNames } from '../files/speaker-names.js';
 import type { CrmTranscript, TranscriptSource } from './transcript-source.js';
 
 /**
@@ -26,7 +27,7 @@ export class SubmittedFileTranscripts implements TranscriptSource {
     if (row?.status !== 'done') return undefined;
     const stored = await this.storage.get(transcriptKey(row.account_id, row.id));
     if (!stored) return undefined;
-    const transcript = JSON.parse(stored.toString('utf8')) as Transcript;
+    const transcript = withSpeakerNames(JSON.parse(stored.toString('utf8')) as Transcript, row.speaker_names);
     return {
       id: row.id,
       fileName: row.file_name,
@@ -36,7 +37,8 @@ export class SubmittedFileTranscripts implements TranscriptSource {
         row.detected_language ||
         (row.language_code === 'auto' ? null : row.language_code),
       durationSeconds: row.duration_seconds ?? transcript.duration,
-      text: transcriptText(transcript),
+      // A diarized transcript keeps its speaker turns: a paragraph each, `Anna: …` (names as given).
+      text: transcript.speakers ? renderText(transcript).trimEnd() : transcriptText(transcript),
       url: `${this.publicUrl}/submitted-files`,
     };
   }

@@ -1,5 +1,5 @@
 import type { Transcript } from '@verbatim/speech';
-import { compressionRatio } from '@verbatim/speech';
+import { compressionRatio, speakerNames } from '@verbatim/speech';
 
 const englishNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
 
@@ -45,5 +45,28 @@ export function toOpenAiVerbose(
           ),
         }
       : {}),
+  };
+}
+
+/**
+ * OpenAI's diarized_json (as `gpt-4o-transcribe-diarize` answers it) from a diarized transcript:
+ * one segment per stretch of one speaker, labelled with the speaker's name (its id until renamed),
+ * usage in seconds charged.
+ */
+export function toOpenAiDiarized(transcript: Transcript, text: string, billedSeconds: number) {
+  const names = speakerNames(transcript);
+  return {
+    task: 'transcribe' as const,
+    duration: transcript.duration,
+    text,
+    segments: transcript.segments.map((segment, index) => ({
+      type: 'transcript.text.segment' as const,
+      id: `seg_${index}`,
+      start: segment.start,
+      end: segment.end,
+      text: segment.text,
+      speaker: (segment.speaker && names.get(segment.speaker)) ?? segment.speaker ?? 'S1',
+    })),
+    usage: { type: 'duration' as const, seconds: billedSeconds },
   };
 }

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
+  openAiDiarizedTranscriptionSchema,
   openAiErrorSchema,
   openAiTranscriptionFieldsSchema,
   openAiTranscriptionSchema,
@@ -21,7 +22,7 @@ import {
   type AudioUploadLimits,
 } from './audio-request.js';
 import { audioRequestBody } from './audio-request-docs.js';
-import { toOpenAiVerbose } from './openai-format.js';
+import { toOpenAiDiarized, toOpenAiVerbose } from './openai-format.js';
 import type { TranscriptionService } from './transcription.service.js';
 
 /** OpenAI's `{error: {message, type, param, code}}` for one of the product's error answers. */
@@ -76,13 +77,16 @@ export function openAiTranscriptionRoutes(
           tags: ['transcription'],
           summary: 'Transcribe a recording (OpenAI-compatible)',
           description:
-            'The request and answers of OpenAI’s `POST /v1/audio/transcriptions`: multipart/form-data with `file`, `model`, `language`, `prompt`, `response_format` (json, text, srt, verbose_json, vtt), `timestamp_granularities[]` (word, segment) and `temperature`. Point an OpenAI SDK at `<server>/api/v1` with an API key. Errors carry OpenAI’s `error` object beside the product’s `code` and `message`. Charged like `POST /transcripts`.',
+            'The request and answers of OpenAI’s `POST /v1/audio/transcriptions`: multipart/form-data with `file`, `model`, `language`, `prompt`, `response_format` (json, text, srt, verbose_json, vtt, or diarized_json: OpenAI’s diarized transcription, segments labelled with their speaker S1, S2… or the names given; 503 SPEECH_UNAVAILABLE without the diarization models), `timestamp_granularities[]` (word, segment) and `temperature`. Point an OpenAI SDK at `<server>/api/v1` with an API key. Errors carry OpenAI’s `error` object beside the product’s `code` and `message`. Charged like `POST /transcripts`.',
           security: publicApiSecurity,
           consumes: ['multipart/form-data'],
           produces: ['application/json', 'text/plain', 'application/x-subrip', 'text/vtt'],
           response: {
-            // verbose_json first: a plain `{text}` schema would strip its other fields.
-            200: openAiVerboseTranscriptionSchema.or(openAiTranscriptionSchema).or(z.string()),
+            // diarized_json and verbose_json first: a plain `{text}` schema would strip their other fields.
+            200: openAiDiarizedTranscriptionSchema
+              .or(openAiVerboseTranscriptionSchema)
+              .or(openAiTranscriptionSchema)
+              .or(z.string()),
             '4xx': openAiErrorSchema,
             '5xx': openAiErrorSchema,
           },
@@ -115,6 +119,7 @@ export function openAiTranscriptionRoutes(
             ...(options.language ? { language: options.language } : {}),
             ...(options.prompt ? { prompt: options.prompt } : {}),
             wordTimestamps: true,
+            diarization: options.response_format === 'diarized_json' ? {} : undefined,
             signal,
           });
           reply.header('x-transcript-id', completed.id);
@@ -122,6 +127,8 @@ export function openAiTranscriptionRoutes(
           switch (options.response_format) {
             case 'json':
               return { text };
+            case 'diarized_json':
+              return toOpenAiDiarized(completed.transcript, text, completed.response.billedSeconds);
             case 'verbose_json':
               return toOpenAiVerbose(completed.transcript, text, {
                 words: granularities.includes('word'),

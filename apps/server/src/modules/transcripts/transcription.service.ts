@@ -1,8 +1,9 @@
-import type { TranscriptResponse } from '@verbatim/contracts';
-import { transcriptText, type SpeechEngine, type Transcript } from '@verbatim/speech';
+import type { DiarizationRequest, TranscriptResponse } from '@verbatim/contracts';
+import { transcriptText, type RawPcmFormat, type SpeechEngine, type Transcript } from '@verbatim/speech';
 import { newId } from '../../lib/ids.js';
 import type { UsageMeter } from '../credits/usage-meter.js';
 import { billedSeconds } from '../credits/pricing.js';
+import type { SpeakerLabelling } from './speaker-labelling.js';
 import { toAppErrorFromSpeech } from './speech-app-error.js';
 
 export interface TranscriptionCaller {
@@ -16,6 +17,10 @@ export interface TranscriptionRequest {
   language?: string;
   prompt?: string;
   wordTimestamps: boolean;
+  /** The file is headerless PCM in this format (as the caller said). */
+  rawPcm?: RawPcmFormat;
+  /** Tell who speaks when (at no extra charge); undefined: not asked. */
+  diarization?: DiarizationRequest | undefined;
   signal?: AbortSignal;
 }
 
@@ -35,6 +40,7 @@ export class TranscriptionService {
   constructor(
     private readonly engine: SpeechEngine,
     private readonly meter: UsageMeter,
+    private readonly labelling: SpeakerLabelling,
   ) {}
 
   get speech(): SpeechEngine {
@@ -47,9 +53,11 @@ export class TranscriptionService {
   ): Promise<CompletedTranscription> {
     try {
       this.engine.assertLanguage(request.language);
+      // Missing diarization models answer before the recording takes a place in the line.
+      if (request.diarization) await this.labelling.ready();
       const admission = this.engine.admit();
       try {
-        const probe = await this.engine.probe(request.filePath, request.signal);
+        const probe = await this.engine.probe(request.filePath, request.signal, request.rawPcm);
         if (probe.durationSeconds > 0) {
           await this.meter.assertAffordable({
             ...caller,
@@ -57,14 +65,22 @@ export class TranscriptionService {
             seconds: probe.durationSeconds,
           });
         }
-        const transcript = await this.engine.transcribeFile(
+        const transcript = await this.labelling.transcribe(
           request.filePath,
-          {
-            ...(request.language ? { language: request.language } : {}),
-            ...(request.prompt ? { prompt: request.prompt } : {}),
-            ...(request.signal ? { signal: request.signal } : {}),
-          },
           probe,
+          request.diarization,
+          request.signal,
+          () =>
+            this.engine.transcribeFile(
+              request.filePath,
+              {
+                ...(request.language ? { language: request.language } : {}),
+                ...(request.prompt ? { prompt: request.prompt } : {}),
+                ...(request.rawPcm ? { rawPcm: request.rawPcm } : {}),
+                ...(request.signal ? { signal: request.signal } : {}),
+              },
+              probe,
+            ),
         );
         const id = newId('trn');
         const billed = transcript.duration > 0 ? billedSeconds(transcript.duration) : 0;
@@ -79,6 +95,7 @@ export class TranscriptionService {
         const segments = request.wordTimestamps
           ? transcript.segments
           : transcript.segments.map((segment) => ({ ...segment, words: [] }));
+        // Diarization is part of the transcription: the same seconds are charged, nothing more.
         const shown: Transcript = { ...transcript, segments };
         return {
           id,

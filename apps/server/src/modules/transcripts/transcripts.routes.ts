@@ -1,6 +1,8 @@
 import multipart from '@fastify/multipart';
 import {
   apiErrorSchema,
+  rawPcmFormatOf,
+  diarizationRequestOf,
   transcribeQuerySchema,
   transcriptSchema,
   transcriptionLanguageEntrySchema,
@@ -49,7 +51,7 @@ export function transcriptsRoutes(
           tags: ['transcription'],
           summary: 'Transcribe a recording',
           description:
-            'Send the recording as the body (any audio/* or video/* type, or application/octet-stream) or as multipart/form-data in the field `file` (options may then be form fields). mp3, mp4/m4a/mov, ogg (Vorbis, Opus), wav, flac, webm, aiff and aac are decoded. The answer is the transcript in the format asked for. Charged at the HTTP API price per started second of audio, once, after a successful transcription; refused with 402 before any work when the credit does not cover the recording.',
+            'Send the recording as the body (any audio/* or video/* type, or application/octet-stream) or as multipart/form-data in the field `file` (options may then be form fields). mp3, mp4/m4a/mov, ogg (Vorbis, Opus), wav, flac, webm, aiff and aac are decoded; headerless PCM (raw samples, as telephony systems send them) when `encoding` and `sampleRate` (and `channels`, default 1) say what it is, e.g. `?encoding=s16le&sampleRate=8000`. The answer is the transcript in the format asked for. With `diarize=true` (and optionally `speakers`, or `minSpeakers`/`maxSpeakers`) every segment and word gets its speaker (`S1`, `S2`… in order of first appearance; a segment never spans two speakers), the transcript lists `speakers` and `speakerTurns`, text has one paragraph per turn (`S1: …`), SRT cues start with `S1: ` and VTT cues are voice spans (`<v S1>`); without the diarization models it answers 503 SPEECH_UNAVAILABLE naming the download command. Charged at the HTTP API price per started second of audio, once, after a successful transcription (diarization costs nothing more); refused with 402 before any work when the credit does not cover the recording.',
           security: publicApiSecurity,
           querystring: transcribeQuerySchema,
           produces: ['application/json', 'text/plain', 'application/x-subrip', 'text/vtt'],
@@ -70,11 +72,14 @@ export function transcriptsRoutes(
           const options = transcribeQuerySchema.safeParse({ ...sentQuery, ...fields });
           if (!options.success) throw requestOptionsInvalid(options.error, 'query');
           const { language, prompt, wordTimestamps, format } = options.data;
+          const rawPcm = rawPcmFormatOf(options.data);
           const completed = await service.transcribe(caller, {
             filePath: audio.path,
             ...(language ? { language } : {}),
             ...(prompt ? { prompt } : {}),
+            ...(rawPcm ? { rawPcm } : {}),
             wordTimestamps,
+            diarization: diarizationRequestOf(options.data),
             signal,
           });
           reply.header('x-transcript-id', completed.id);
