@@ -36,6 +36,7 @@ import { RecoveryService } from './modules/recovery/recovery.service.js';
 import { RegistrationService } from './modules/registration/registration.service.js';
 import { SettingsService } from './modules/settings/settings.service.js';
 import { ensureDefaultModel } from './modules/speech-models/default-model.js';
+import { ensureDiarizationModels } from './modules/speech-models/diarization-models.js';
 import { startSpeechEngine } from './modules/transcripts/speech-engine.js';
 import { TranscriptionService } from './modules/transcripts/transcription.service.js';
 import { SpeakerLabelling } from './modules/transcripts/speaker-labelling.js';
@@ -236,11 +237,15 @@ export async function startRuntime(
           .warmUp()
           .catch((error: unknown) => logger.error({ err: error }, 'the speech model could not be loaded'));
       void warmUp();
-      void ensureDefaultModel(config.speech, logger, { signal: downloads.signal }).then(async (outcome) => {
-        if (outcome !== 'downloaded') return;
-        await speech.refreshModels();
-        await warmUp();
-      });
+      void ensureDefaultModel(config.speech, logger, { signal: downloads.signal })
+        .then(async (outcome) => {
+          if (outcome !== 'downloaded') return;
+          await speech.refreshModels();
+          await warmUp();
+        })
+        // Then the diarization networks (after the Whisper model, which matters more); the
+        // diarizer loads them at the first diarized request.
+        .then(() => ensureDiarizationModels(config.speech, logger, { signal: downloads.signal }));
     }
     const webhooks = new WebhooksService({
       db: database.db,

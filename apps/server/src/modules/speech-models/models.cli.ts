@@ -1,5 +1,10 @@
+import path from 'node:path';
 import {
+  diarizationCatalogue,
+  downloadDiarizationModel,
   downloadModel,
+  findDiarizationModel,
+  inspectDiarizationModel,
   findCatalogueModel,
   formatBytes,
   isModelDownloadError,
@@ -19,7 +24,7 @@ export type SpeechModelsConfig = Pick<
 >;
 
 export const modelsUsage = `  models list                 official speech models, which are installed, which one is used
-  models download <name>      download a model (resumes an interrupted download)
+  models download <name>…     download models (resumes an interrupted download)
   models remove <name>        delete an installed model`;
 
 /** A command line that cannot be run as written. */
@@ -48,12 +53,16 @@ export async function runModelsCommand(
         if (rest.length > 0) throw new ModelsUsageError('usage: models list');
         return await listModels(speech, output.print);
       case 'download':
+        if (rest.length === 0) throw new ModelsUsageError('usage: models download <name>…');
+        for (const name of rest)
+          await (findDiarizationModel(name)
+            ? downloadDiarization(speech, name, output)
+            : download(speech, name, output));
+        return;
       case 'remove': {
         const name = rest[0];
         if (!name || rest.length !== 1) throw new ModelsUsageError(`usage: models ${action} <name>`);
-        return action === 'download'
-          ? await download(speech, name, output)
-          : await remove(speech, name, output.print);
+        return await remove(speech, name, output.print);
       }
       default:
         throw new ModelsUsageError(action ? `unknown models command "${action}"` : 'models needs a command');
@@ -130,6 +139,23 @@ async function listModels(speech: SpeechModelsConfig, print: (text: string) => v
         .trimEnd(),
     );
   print('');
+  print('Speaker diarization (diarize=true needs both):');
+  for (const entry of diarizationCatalogue) {
+    const file = path.join(speech.modelsDir, entry.fileName);
+    const state = await inspectDiarizationModel(file, entry.name).then(
+      (info) => ({ mark: '*', size: formatBytes(info.bytes), status: 'installed' }),
+      (error: unknown) =>
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? { mark: '', size: `~${formatBytes(entry.approximateBytes)}`, status: 'NOT INSTALLED' }
+          : {
+              mark: '',
+              size: '?',
+              status: `BROKEN: ${error instanceof Error ? error.message : String(error)}`,
+            },
+    );
+    print(`${state.mark.padEnd(1)}  ${entry.name}  ${state.size}  ${state.status}`);
+  }
+  print('');
   print('* installed and valid. Sizes with ~ are the published, approximate sizes.');
   print('Download one with: verbatim models download <name>');
 }
@@ -165,6 +191,38 @@ async function download(speech: SpeechModelsConfig, name: string, output: Models
     output.print(
       `To use it, set SPEECH_MODEL=${name} (or SPEECH_MODEL_EN / SPEECH_MODEL_BY_LANGUAGE) and restart.`,
     );
+}
+
+/** A diarization network from the sherpa-onnx releases (SPEECH_MODELS_URL is for Whisper models only). */
+async function downloadDiarization(
+  speech: SpeechModelsConfig,
+  name: string,
+  output: ModelsCliOutput,
+): Promise<void> {
+  const entry = findDiarizationModel(name);
+  if (!entry) return;
+  output.print(`Downloading ${name} (~${formatBytes(entry.approximateBytes)}) into ${speech.modelsDir}`);
+  const progress = progressReporter(output);
+  const result = await downloadDiarizationModel({
+    name,
+    modelsDir: speech.modelsDir,
+    signal: output.signal,
+    onStart: ({ url, resumingFrom, total }) => {
+      if (resumingFrom > 0)
+        output.print(`Resuming the earlier download from ${formatBytes(resumingFrom)} (${url})`);
+      else output.print(`From ${url}`);
+      progress.start(resumingFrom, total ?? entry.approximateBytes);
+    },
+    onProgress: (received) => progress.update(received),
+  }).finally(() => progress.stop());
+  if (result.alreadyInstalled) {
+    output.print(`${name} is already installed: ${result.path}`);
+    return;
+  }
+  output.print(
+    `Installed ${name}: ${formatBytes(result.info.bytes)}, ` +
+      `${result.info.verifiedBy === 'checksum' ? 'checksum verified' : 'checked by running it (checksum not in the catalogue)'} → ${result.path}`,
+  );
 }
 
 interface ProgressReporter {
