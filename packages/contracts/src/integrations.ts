@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { identifierSchema } from './text-rules.js';
 
 /**
  * Integrations with CRMs (spec §1 "manage integrations with third-party providers (contacts,
@@ -7,9 +8,7 @@ import { z } from 'zod';
  */
 
 const timestamp = z.iso.datetime({ offset: true });
-/** Our own ids (`fil_…`, `dlv_…`, `int_…`, `txt_…`): the document says what one looks like. */
-export const resourceIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and -');
-export const resourceIdParamsSchema = z.object({ id: resourceIdSchema });
+export const resourceIdParamsSchema = z.object({ id: identifierSchema });
 
 export const crmProviderIds = ['hubspot', 'pipedrive'] as const;
 export const crmProviderIdSchema = z.enum(crmProviderIds).meta({ id: 'CrmProviderId' });
@@ -117,7 +116,7 @@ export const contactsPageSize = { default: 20, max: 100 } as const;
 export const contactsQuerySchema = z.object({
   provider: crmProviderIdSchema.optional(),
   /** Which connection; by default the newest one (of `provider`, when given). */
-  integrationId: z.string().min(1).max(64).optional(),
+  integrationId: identifierSchema.optional(),
   q: z.string().trim().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(contactsPageSize.max).default(contactsPageSize.default),
   /** Opaque: only ever taken from a `next_page_url`. */
@@ -138,7 +137,7 @@ export const contactUrlQuerySchema = z.object({
   provider: crmProviderIdSchema,
   contactId: z.string().trim().min(1).max(64),
   type: crmContactTypeSchema.optional(),
-  integrationId: z.string().min(1).max(64).optional(),
+  integrationId: identifierSchema.optional(),
 });
 
 export const contactUrlSchema = z.object({ url: z.url() }).meta({ id: 'ContactUrl' });
@@ -161,7 +160,7 @@ function filledText(message: string) {
 }
 
 const crmDeliveryTarget = {
-  integrationId: z.string().min(1).max(64),
+  integrationId: identifierSchema,
   contactId: z
     .string()
     .min(1)
@@ -218,7 +217,7 @@ export const crmDeliverySchema = z
   .meta({ id: 'CrmDelivery' });
 export type CrmDelivery = z.infer<typeof crmDeliverySchema>;
 
-export const crmDeliveriesQuerySchema = z.object({ transcriptId: resourceIdSchema });
+export const crmDeliveriesQuerySchema = z.object({ transcriptId: identifierSchema });
 
 export const crmDeliveryListSchema = z
   .object({ deliveries: z.array(crmDeliverySchema) })

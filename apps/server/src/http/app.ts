@@ -60,6 +60,7 @@ import { vatRoutes } from '../modules/vat/vat.routes.js';
 import type { VatService } from '../modules/vat/vat.service.js';
 import type { SystemService } from '../modules/system/system.service.js';
 import { registerConsole } from './console-static.js';
+import { registerControlCharacterRule } from './control-characters.js';
 import { answerClientError, answerError, registerErrorHandler } from './error-handler.js';
 import { registerMethodNotAllowed } from './method-not-allowed.js';
 import { registerOpenApi } from './openapi.js';
@@ -149,6 +150,7 @@ export async function buildApp(
   });
 
   registerErrorHandler(app);
+  registerControlCharacterRule(app);
   registerMethodNotAllowed(app);
   const publicAddress = new PublicAddress(config.http.publicUrl, app.log);
   registerPublicAddressChecks(app, publicAddress);

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { acceptsNoBody, completeApiOperations } from './openapi-contract.js';
+import { stateTextRules } from './openapi-text-rules.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -76,6 +77,7 @@ export async function registerOpenApi(app: FastifyInstance, info: { title: strin
         if (operation) operation.requestBody = body;
       }
       completeApiOperations(transformed, optionalBodies);
+      stateTextRules(transformed);
       return transformed;
     },
   });

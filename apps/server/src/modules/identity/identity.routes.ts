@@ -1,12 +1,14 @@
 import type { IncomingMessage } from 'node:http';
+import * as querystring from 'node:querystring';
 import { apiErrorSchema, tokenResponseSchema } from '@verbatim/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { AppError } from '../../errors/app-error.js';
+import { controlCharacterRefusal } from '../../http/control-characters.js';
 import { markApiAlias, translateApiAliasErrors } from './api-alias-errors.js';
 
-type RawRequest = IncomingMessage & { originalUrl?: string };
+type RawRequest = IncomingMessage & { originalUrl?: string; body?: string };
 
 /**
  * Mounts the OpenID Connect provider (a Koa application) under /oidc, and the spec's
@@ -38,12 +40,25 @@ export function identityProviderRoutes(provider: Provider, publicUrl: string) {
       // oidc-provider derives its mount path from the difference between these two.
       raw.originalUrl = `/oidc${providerPath}`;
       raw.url = providerPath;
+      if (typeof request.body === 'string') raw.body = request.body;
       void handle(raw, reply.raw);
     };
 
   return async (app: FastifyInstance) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    // Forms are read here, as the provider would (up to its 56 KiB), so that their fields follow
+    // the control-character rule of every input (a NUL in client_id or username reached the
+    // database); the provider then takes the body as read (its fallback for a parsed body).
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 56 * 1024 },
+      (_request, body, done) => done(null, body),
+    );
+    app.addHook('preValidation', (request, _reply, done) => {
+      const form = typeof request.body === 'string' ? querystring.parse(request.body) : undefined;
+      done(controlCharacterRefusal([form, 'body']));
+    });
 
     const toMounted = forward((url) => url.slice('/oidc'.length) || '/');
     app.all('/oidc', { schema: { hide: true } }, toMounted);

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { ValidationIssue } from '@verbatim/contracts';
 import type { z } from 'zod';
 import { AppError } from '../../errors/app-error.js';
+import { refuseControlCharacters } from '../../http/control-characters.js';
 import { receiveAudio, type ReceivedAudio } from './audio-upload.js';
 
 export interface AudioUploadLimits {
@@ -68,6 +69,9 @@ export async function readAudioRequest(
       const existing = fields[part.fieldname];
       fields[part.fieldname] = existing === undefined ? value : [existing, value].flat();
     }
+    // The route's schema never sees form fields: the control-character rule of every body, here.
+    const fileName = audio?.fileName === undefined ? {} : { [fileField]: audio.fileName };
+    refuseControlCharacters({ ...fields, ...fileName }, 'body');
   } catch (error) {
     await audio?.remove();
     if (error instanceof AppError) throw error;
