@@ -67,6 +67,7 @@ export const errorCodes = [
   'CRM_RECONNECT_REQUIRED',
   'CRM_RATE_LIMITED',
   'CRM_PROVIDER_ERROR',
+  'CRM_UNREACHABLE',
   'INTERNAL_ERROR',
 ] as const;
 

@@ -92,6 +92,8 @@ const statusByCode = {
   CRM_RATE_LIMITED: 429,
   // The provider failed or could not be reached: the request itself was fine.
   CRM_PROVIDER_ERROR: 502,
+  // The provider could not be reached or failed (5xx): retry after the Retry-After header.
+  CRM_UNREACHABLE: 502,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 

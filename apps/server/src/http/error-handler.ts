@@ -120,9 +120,12 @@ export function errorAnswer(error: unknown, request: FastifyRequest, reply: Fast
     };
   }
   const errorId = request.id;
-  // A full or unavailable speech engine, or a store that failed, is a state the operator sees in
-  // /ready, not a failure of ours; the store's own reason is in the cause.
-  if (appError?.statusCode === 503) {
+  // A full or unavailable speech engine, a store that failed, or a third party that cannot be
+  // reached (a Retry-After says when to try again) is a state, not a failure of ours: its message
+  // tells the client what happened; the reason is in the cause.
+  const passing =
+    appError !== undefined && (appError.statusCode === 503 || appError.retryAfterSeconds !== undefined);
+  if (passing) {
     request.log.warn(
       { code: appError.code, errorId, ...(appError.cause ? { err: appError.cause } : {}) },
       appError.message,
@@ -134,8 +137,8 @@ export function errorAnswer(error: unknown, request: FastifyRequest, reply: Fast
     body: {
       code: appError?.code ?? 'INTERNAL_ERROR',
       message:
-        status === 503
-          ? (appError?.message ?? 'The service is not ready.')
+        passing && appError
+          ? appError.message
           : 'Something went wrong on our side. Please try again later; if it keeps happening, contact us with the error id.',
       errorId,
     },

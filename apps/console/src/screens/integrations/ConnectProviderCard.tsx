@@ -85,7 +85,7 @@ function TokenForm({ provider, onDone }: { provider: CrmProvider; onDone: () => 
     meta: {
       successMessage: 'toast.integrationConnected',
       errorMessage: 'toast.integrationConnectFailed',
-      handledErrorCodes: ['CRM_PROVIDER_ERROR'],
+      handledErrorCodes: ['CRM_PROVIDER_ERROR', 'CRM_UNREACHABLE'],
     },
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: integrationsQuery.queryKey });

@@ -114,6 +114,26 @@ describe('integrations screen', () => {
     );
   });
 
+  it('says in the token form when the CRM cannot be reached, and keeps the form for another try', async () => {
+    stubApi({
+      '/api/v1/providers': { body: providers },
+      '/api/v1/integrations': { body: { integrations: [] } },
+      'POST /api/v1/integrations': {
+        status: 502,
+        body: { code: 'CRM_UNREACHABLE', message: 'HubSpot could not be reached. Try again in a moment.' },
+      },
+    });
+    await renderRoutes(routes, { initialEntries: ['/integrations'], signedIn: true });
+    const hubspot = within(await screen.findByRole('region', { name: 'HubSpot' }));
+    await userEvent.click(hubspot.getByRole('button', { name: 'Use a personal token' }));
+    await userEvent.type(hubspot.getByLabelText('HubSpot token'), 'pat-na1-secret-token');
+    await userEvent.click(hubspot.getByRole('button', { name: 'Connect' }));
+    expect(
+      await hubspot.findByText('The CRM cannot be reached right now. Please try again in a minute.'),
+    ).toBeInTheDocument();
+    expect(hubspot.getByRole('button', { name: 'Connect' })).toBeEnabled();
+  });
+
   it('says how the OAuth return went', async () => {
     stubApi({
       '/api/v1/providers': { body: providers },

@@ -72,7 +72,10 @@ export function contactsQuery(integrationId: string, search: string) {
         });
       } catch (error) {
         // The CRM failing is said in the contact browser, not on the general error page.
-        if (error instanceof ApiRequestError && error.code === 'CRM_PROVIDER_ERROR') {
+        if (
+          error instanceof ApiRequestError &&
+          (error.code === 'CRM_PROVIDER_ERROR' || error.code === 'CRM_UNREACHABLE')
+        ) {
           throw new CrmUnavailableError(error.message);
         }
         throw error;

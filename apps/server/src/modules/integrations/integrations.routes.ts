@@ -88,6 +88,10 @@ export function integrationsRoutes(
             200: connectIntegrationResponseSchema,
             201: connectIntegrationResponseSchema,
             ...errors,
+            502: apiErrorSchema.describe(
+              'CRM_UNREACHABLE: the CRM could not be reached to check the token (or failed); ' +
+                'try again after the Retry-After header (seconds).',
+            ),
           },
         },
       },

@@ -22,6 +22,9 @@ import {
   type CrmProvider,
 } from './providers/crm-provider.js';
 
+/** A CRM that could not be reached (a network failure, a 5xx) is usually back within a minute. */
+const crmRetryAfterSeconds = 30;
+
 /** How long the provider's authorization page may take before its state expires. */
 const oauthStateTtlMs = 15 * 60_000;
 
@@ -285,12 +288,10 @@ export function appErrorOf(error: unknown, provider: { name: string }): unknown 
       );
     case 'unavailable':
       return new AppError(
-        'CRM_PROVIDER_ERROR',
-        `${provider.name} could not be reached. Try again later.`,
+        'CRM_UNREACHABLE',
+        `${provider.name} could not be reached. Try again in a moment.`,
         undefined,
-        {
-          cause: error,
-        },
+        { cause: error, retryAfterSeconds: error.retryAfterSeconds ?? crmRetryAfterSeconds },
       );
     case 'rejected':
       return new AppError(
