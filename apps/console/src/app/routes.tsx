@@ -3,32 +3,16 @@ import { authPaths } from '../auth/authPaths';
 import { RedirectSignedIn } from '../auth/RedirectSignedIn';
 import { RequireSignedIn } from '../auth/RequireSignedIn';
 import { RootRedirect } from '../auth/RootRedirect';
-import { AppLayout } from '../chrome/AppLayout';
+import { CenteredLoader } from '../chrome/CenteredLoader';
 import { PublicLayout } from '../chrome/PublicLayout';
-import { ApiKeysScreen } from '../screens/apiKeys/ApiKeysScreen';
 import { LoginSuccessScreen } from '../screens/authCallbacks/LoginSuccessScreen';
-import { BillingHistoryScreen } from '../screens/billing/BillingHistoryScreen';
-import { BillingScreen } from '../screens/billing/BillingScreen';
-import { ConfigurationScreen } from '../screens/configuration/ConfigurationScreen';
-import { IntegrationsScreen } from '../screens/integrations/IntegrationsScreen';
 import { LogoutSuccessScreen } from '../screens/authCallbacks/LogoutSuccessScreen';
 import { TokenRenewSuccessScreen } from '../screens/authCallbacks/TokenRenewSuccessScreen';
-import { ExternalLoginScreen } from '../screens/externalLogin/ExternalLoginScreen';
 import { GeneralErrorScreen } from '../screens/generalError/GeneralErrorScreen';
 import { RouteErrorScreen } from '../screens/generalError/RouteErrorScreen';
-import { HomeScreen } from '../screens/home/HomeScreen';
-import { InteractionScreen } from '../screens/interaction/InteractionScreen';
-import { LiveTranscribeScreen } from '../screens/liveTranscribe/LiveTranscribeScreen';
-import { LoginScreen } from '../screens/login/LoginScreen';
 import { NotFoundScreen } from '../screens/notFound/NotFoundScreen';
-import { OnPremiseScreen } from '../screens/onPremise/OnPremiseScreen';
-import { PaymentSuccessScreen } from '../screens/payment/PaymentSuccessScreen';
-import { PendingApprovalScreen } from '../screens/pendingApproval/PendingApprovalScreen';
-import { RecoveryScreen } from '../screens/recovery/RecoveryScreen';
-import { RegisterScreen } from '../screens/register/RegisterScreen';
-import { SubmittedFilesScreen } from '../screens/submittedFiles/SubmittedFilesScreen';
-import { VerifyEmailScreen } from '../screens/verify/VerifyEmailScreen';
 import { CloudEditionOnly } from './CloudEditionOnly';
+import { lazyRoute } from './lazyRoute';
 import {
   apiKeysPath,
   onPremisePath,
@@ -49,6 +33,8 @@ export const routes: RouteObject[] = [
   {
     element: <RootRoute />,
     errorElement: <RouteErrorScreen />,
+    // Shown while the first screen's modules load (lazyRoute).
+    hydrateFallbackElement: <CenteredLoader />,
     children: [
       { index: true, element: <RootRedirect /> },
       { path: authPaths.root, element: <RootRedirect /> },
@@ -56,14 +42,15 @@ export const routes: RouteObject[] = [
         element: <RequireSignedIn />,
         children: [
           {
-            element: <AppLayout />,
+            // The signed-in chrome (sidebar, user menu, credit) is no part of a signed-out visit.
+            ...lazyRoute(() => import('../chrome/AppLayout'), 'AppLayout'),
             handle: {
               breadcrumb: { labelKey: 'chrome.breadcrumbs.home', to: homePath },
             } satisfies RouteHandle,
             children: [
               {
                 path: homePath,
-                element: <HomeScreen />,
+                ...lazyRoute(() => import('../screens/home/HomeScreen'), 'HomeScreen'),
                 handle: {
                   titleKey: 'screens.home.title',
                   descriptionKey: 'screens.home.description',
@@ -71,7 +58,10 @@ export const routes: RouteObject[] = [
               },
               {
                 path: liveTranscribePath,
-                element: <LiveTranscribeScreen />,
+                ...lazyRoute(
+                  () => import('../screens/liveTranscribe/LiveTranscribeScreen'),
+                  'LiveTranscribeScreen',
+                ),
                 handle: {
                   titleKey: 'screens.liveTranscribe.title',
                   descriptionKey: 'screens.liveTranscribe.description',
@@ -79,7 +69,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: apiKeysPath,
-                element: <ApiKeysScreen />,
+                ...lazyRoute(() => import('../screens/apiKeys/ApiKeysScreen'), 'ApiKeysScreen'),
                 handle: {
                   titleKey: 'screens.apiKeys.title',
                   descriptionKey: 'screens.apiKeys.description',
@@ -88,7 +78,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: onPremisePath,
-                element: <OnPremiseScreen />,
+                ...lazyRoute(() => import('../screens/onPremise/OnPremiseScreen'), 'OnPremiseScreen'),
                 handle: {
                   titleKey: 'screens.onPremise.title',
                   descriptionKey: 'screens.onPremise.description',
@@ -101,7 +91,7 @@ export const routes: RouteObject[] = [
                 children: [
                   {
                     index: true,
-                    element: <BillingScreen />,
+                    ...lazyRoute(() => import('../screens/billing/BillingScreen'), 'BillingScreen'),
                     handle: {
                       titleKey: 'screens.billing.title',
                       descriptionKey: 'screens.billing.description',
@@ -109,7 +99,10 @@ export const routes: RouteObject[] = [
                   },
                   {
                     path: 'history',
-                    element: <BillingHistoryScreen />,
+                    ...lazyRoute(
+                      () => import('../screens/billing/BillingHistoryScreen'),
+                      'BillingHistoryScreen',
+                    ),
                     handle: {
                       titleKey: 'screens.billingHistory.title',
                       descriptionKey: 'screens.billingHistory.description',
@@ -120,7 +113,10 @@ export const routes: RouteObject[] = [
               },
               {
                 path: submittedFilesPath,
-                element: <SubmittedFilesScreen />,
+                ...lazyRoute(
+                  () => import('../screens/submittedFiles/SubmittedFilesScreen'),
+                  'SubmittedFilesScreen',
+                ),
                 handle: {
                   titleKey: 'screens.submittedFiles.title',
                   descriptionKey: 'screens.submittedFiles.description',
@@ -128,7 +124,10 @@ export const routes: RouteObject[] = [
               },
               {
                 path: integrationsPath,
-                element: <IntegrationsScreen />,
+                ...lazyRoute(
+                  () => import('../screens/integrations/IntegrationsScreen'),
+                  'IntegrationsScreen',
+                ),
                 handle: {
                   titleKey: 'screens.integrations.title',
                   descriptionKey: 'screens.integrations.description',
@@ -136,7 +135,10 @@ export const routes: RouteObject[] = [
               },
               {
                 path: configurationPath,
-                element: <ConfigurationScreen />,
+                ...lazyRoute(
+                  () => import('../screens/configuration/ConfigurationScreen'),
+                  'ConfigurationScreen',
+                ),
                 handle: {
                   titleKey: 'screens.configuration.title',
                   descriptionKey: 'screens.configuration.description',
@@ -153,7 +155,10 @@ export const routes: RouteObject[] = [
                   { index: true, element: <Navigate to={billingPath} replace /> },
                   {
                     path: 'success/:sessionId',
-                    element: <PaymentSuccessScreen />,
+                    ...lazyRoute(
+                      () => import('../screens/payment/PaymentSuccessScreen'),
+                      'PaymentSuccessScreen',
+                    ),
                     handle: {
                       titleKey: 'screens.paymentSuccess.title',
                       breadcrumb: { labelKey: 'screens.paymentSuccess.breadcrumb' },
@@ -176,7 +181,7 @@ export const routes: RouteObject[] = [
             children: [
               {
                 path: authPaths.login,
-                element: <LoginScreen />,
+                ...lazyRoute(() => import('../screens/login/LoginScreen'), 'LoginScreen'),
                 handle: {
                   titleKey: 'screens.login.title',
                   descriptionKey: 'screens.login.description',
@@ -184,7 +189,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: authPaths.register,
-                element: <RegisterScreen />,
+                ...lazyRoute(() => import('../screens/register/RegisterScreen'), 'RegisterScreen'),
                 handle: {
                   titleKey: 'screens.register.title',
                   descriptionKey: 'screens.register.description',
@@ -192,12 +197,12 @@ export const routes: RouteObject[] = [
               },
               {
                 path: `${authPaths.recovery}/:recoveryToken`,
-                element: <RecoveryScreen />,
+                ...lazyRoute(() => import('../screens/recovery/RecoveryScreen'), 'RecoveryScreen'),
                 handle: { titleKey: 'screens.recovery.title' } satisfies RouteHandle,
               },
               {
                 path: `${authPaths.verify}/:code?`,
-                element: <VerifyEmailScreen />,
+                ...lazyRoute(() => import('../screens/verify/VerifyEmailScreen'), 'VerifyEmailScreen'),
                 handle: { titleKey: 'screens.verify.title' } satisfies RouteHandle,
               },
             ],
@@ -205,17 +210,20 @@ export const routes: RouteObject[] = [
           {
             // Not behind RedirectSignedIn: the sign-in it completes must not be cut short by it.
             path: authPaths.externalLogin,
-            element: <ExternalLoginScreen />,
+            ...lazyRoute(() => import('../screens/externalLogin/ExternalLoginScreen'), 'ExternalLoginScreen'),
             handle: { titleKey: 'screens.externalLogin.title' } satisfies RouteHandle,
           },
           {
             path: `${authPaths.interaction}/:uid`,
-            element: <InteractionScreen />,
+            ...lazyRoute(() => import('../screens/interaction/InteractionScreen'), 'InteractionScreen'),
             handle: { titleKey: 'screens.login.title' } satisfies RouteHandle,
           },
           {
             path: authPaths.pendingApproval,
-            element: <PendingApprovalScreen />,
+            ...lazyRoute(
+              () => import('../screens/pendingApproval/PendingApprovalScreen'),
+              'PendingApprovalScreen',
+            ),
             handle: { titleKey: 'screens.pendingApproval.title' } satisfies RouteHandle,
           },
           {

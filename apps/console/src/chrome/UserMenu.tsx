@@ -1,14 +1,20 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconKey, IconLogout, IconUser } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { authPaths } from '../auth/authPaths';
 import { useAuthSession, useSessionUser } from '../auth/AuthSessionContext';
 import { useProfile } from '../profile/useProfile';
 import { useProfilePhotoUrl } from '../profile/useProfilePhotoUrl';
-import { ChangePasswordModal } from '../screens/changePassword/ChangePasswordModal';
-import { ProfileSettingsModal } from '../screens/profileSettings/ProfileSettingsModal';
+
+// Loaded when first opened: their forms (react-hook-form, file input) are no part of the first load.
+const ChangePasswordModal = lazy(async () => ({
+  default: (await import('../screens/changePassword/ChangePasswordModal')).ChangePasswordModal,
+}));
+const ProfileSettingsModal = lazy(async () => ({
+  default: (await import('../screens/profileSettings/ProfileSettingsModal')).ProfileSettingsModal,
+}));
 
 type OpenModal = 'profile' | 'password' | null;
 
@@ -22,6 +28,12 @@ export function UserMenu() {
   const sessionEmail = useSessionUser()?.profile.email;
   const email = profile?.email ?? sessionEmail ?? '';
   const [openModal, setOpenModal] = useState<OpenModal>(null);
+  // Once opened, a modal stays mounted so that it can play its closing transition.
+  const [modalsUsed, setModalsUsed] = useState(false);
+  const open = (modal: OpenModal) => {
+    setModalsUsed(true);
+    setOpenModal(modal);
+  };
 
   const logout = async () => {
     await session.logout();
@@ -48,10 +60,10 @@ export function UserMenu() {
               {email}
             </Text>
           </Menu.Label>
-          <Menu.Item leftSection={<IconUser size={16} aria-hidden />} onClick={() => setOpenModal('profile')}>
+          <Menu.Item leftSection={<IconUser size={16} aria-hidden />} onClick={() => open('profile')}>
             {t('chrome.userMenu.profile')}
           </Menu.Item>
-          <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={() => setOpenModal('password')}>
+          <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={() => open('password')}>
             {t('chrome.userMenu.changePassword')}
           </Menu.Item>
           <Menu.Divider />
@@ -64,14 +76,18 @@ export function UserMenu() {
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      {profile && (
-        <ProfileSettingsModal
-          profile={profile}
-          opened={openModal === 'profile'}
-          onClose={() => setOpenModal(null)}
-        />
+      {modalsUsed && (
+        <Suspense fallback={null}>
+          {profile && (
+            <ProfileSettingsModal
+              profile={profile}
+              opened={openModal === 'profile'}
+              onClose={() => setOpenModal(null)}
+            />
+          )}
+          <ChangePasswordModal opened={openModal === 'password'} onClose={() => setOpenModal(null)} />
+        </Suspense>
       )}
-      <ChangePasswordModal opened={openModal === 'password'} onClose={() => setOpenModal(null)} />
     </>
   );
 }

@@ -1,10 +1,22 @@
-import i18next, { type i18n } from 'i18next';
+import i18next, { type BackendModule, type i18n } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { defaultLanguage, isLanguageCode, resources, supportedLanguages } from './resources';
+import { defaultLanguage, isLanguageCode, loadTranslation, supportedLanguages } from './resources';
 
 /** Where the language chosen in the header is remembered between visits. */
 export const languageStorageKey = 'verbatim.language';
+
+/** Reads a language's strings from its own chunk (resources.ts), when i18next first needs them. */
+const translationChunks: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read: (language, _namespace, callback) => {
+    loadTranslation(isLanguageCode(language) ? language : defaultLanguage).then(
+      (strings) => callback(null, strings),
+      (error: Error) => callback(error, false),
+    );
+  },
+};
 
 /**
  * A ready i18next instance: the saved choice wins, then the browser's language, then English.
@@ -16,14 +28,15 @@ export async function createI18n(): Promise<i18n> {
     document.documentElement.lang = currentLanguage(instance);
   });
   await instance
+    .use(translationChunks)
     .use(LanguageDetector)
     .use(initReactI18next)
     .init({
-      resources,
       supportedLngs: supportedLanguages.map((language) => language.code),
       nonExplicitSupportedLngs: true,
       load: 'languageOnly',
-      fallbackLng: defaultLanguage,
+      // French has every key (resources.ts), so a French visit need not download English too.
+      fallbackLng: { fr: [], default: [defaultLanguage] },
       interpolation: { escapeValue: false }, // React escapes what it renders
       returnNull: false,
       showSupportNotice: false,

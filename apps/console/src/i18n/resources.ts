@@ -1,5 +1,4 @@
-import en from './en.json';
-import fr from './fr.json';
+import type en from './en.json';
 
 /**
  * Languages the console is translated into. Names are autonyms on purpose: a reader who cannot
@@ -14,11 +13,21 @@ export type LanguageCode = (typeof supportedLanguages)[number]['code'];
 
 export const defaultLanguage: LanguageCode = 'en';
 
-/** English is the reference: `satisfies` makes the compiler reject a French file missing a key. */
-export const resources = {
-  en: { translation: en },
-  fr: { translation: fr satisfies typeof en },
-} as const;
+/**
+ * The strings of one language, loaded when the language is first used: a visit downloads its own
+ * language only. English is the reference: the French file's type must be English's, so the
+ * compiler rejects a French file missing a key.
+ */
+export async function loadTranslation(code: LanguageCode): Promise<typeof en> {
+  switch (code) {
+    case 'en':
+      return (await import('./en.json')).default;
+    case 'fr': {
+      const fr: typeof en = (await import('./fr.json')).default;
+      return fr;
+    }
+  }
+}
 
 export function isLanguageCode(value: string | undefined): value is LanguageCode {
   return supportedLanguages.some((language) => language.code === value);
