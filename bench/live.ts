@@ -8,7 +8,7 @@
 // Run with `npm run bench:live` (`-- --help` for the options). Not a test: the machine is shared,
 // so every figure comes with the load average it was measured under.
 import os from 'node:os';
-import { liveServerMessageSchema, liveTranscriptLines, type LiveServerMessage } from '@verbatim/contracts';
+import { liveTranscriptLines } from '@verbatim/contracts';
 import { SileroVad, SpeechDetector, ENDPOINT_SILENCE_MS, transcriptText } from '@verbatim/speech';
 import {
   aggregateWer,
@@ -22,9 +22,9 @@ import {
 } from '@verbatim/speech/test-support';
 import { createAccount, signIn } from '../apps/server/src/test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../apps/server/src/test-support/test-runtime.js';
+import { dictationPass, stopPass, type DictationClip } from './live-dictation.js';
+import { load, pct, percentile, s, sampleRate, streamSession, type SessionResult } from './live-socket.js';
 
-const sampleRate = 16_000;
-const frameSamples = 2048;
 const maxFinalLagSeconds = 2;
 
 interface Options {
@@ -38,7 +38,16 @@ interface Options {
   threads: number | undefined;
   /** Print each final that came later than 1.5 s, with its text. */
   details: boolean;
+  /** Which parts run: per-recording figures, dictation, stop, concurrency, the long session. */
+  passes: Pass[];
+  /** Dictation and stop: the languages, sentences of each, and the sessions streaming at once. */
+  dictationLanguages: string[];
+  sentences: number;
+  dictationSessions: number[];
 }
+
+const allPasses = ['recordings', 'dictation', 'stop', 'concurrency', 'long'] as const;
+type Pass = (typeof allPasses)[number];
 
 function readOptions(argv: string[]): Options {
   const options: Options = {
@@ -50,6 +59,10 @@ function readOptions(argv: string[]): Options {
     workers: undefined,
     threads: undefined,
     details: false,
+    passes: [...allPasses],
+    dictationLanguages: ['en', 'fr', 'de', 'es'],
+    sentences: 6,
+    dictationSessions: [1, 2, 4],
   };
   for (let i = 0; i < argv.length; i += 1) {
     const value = argv[i + 1] ?? '';
@@ -85,9 +98,29 @@ function readOptions(argv: string[]): Options {
       case '--details':
         options.details = true;
         break;
+      case '--passes':
+        options.passes = value.split(',').map((pass) => {
+          const known = allPasses.find((name) => name === pass);
+          if (!known) throw new Error(`unknown pass ${pass} (${allPasses.join(', ')})`);
+          return known;
+        });
+        i += 1;
+        break;
+      case '--dictation-languages':
+        options.dictationLanguages = value.split(',');
+        i += 1;
+        break;
+      case '--sentences':
+        options.sentences = Number(value);
+        i += 1;
+        break;
+      case '--dictation-sessions':
+        options.dictationSessions = value.split(',').map(Number);
+        i += 1;
+        break;
       case '--help':
         console.log(
-          'npm run bench:live -- [--models base-q8_0,tiny.en-q8_0] [--languages en,fr] [--concurrency 1,2,4,6] [--concurrency-seconds 40] [--long-minutes 10 (0: skip)] [--workers N --threads N (default: the server defaults)] [--details]',
+          'npm run bench:live -- [--models base-q8_0,tiny.en-q8_0] [--languages en,fr] [--concurrency 1,2,4,6] [--concurrency-seconds 40] [--long-minutes 10 (0: skip)] [--workers N --threads N (default: the server defaults)] [--details] [--passes recordings,dictation,stop,concurrency,long] [--dictation-languages en,fr,de,es] [--sentences 6] [--dictation-sessions 1,2,4]',
         );
         process.exit(0);
         break;
@@ -120,45 +153,6 @@ async function regionsOf(vad: SileroVad, samples: Float32Array): Promise<Region[
     speechStart: region.speechStartSample / sampleRate,
     speechEnd: region.speechEndSample / sampleRate,
   }));
-}
-
-interface SessionResult {
-  messages: { message: LiveServerMessage; at: number }[];
-  /** performance.now() when the first sample was sent. */
-  started: number;
-  closeCode: number;
-}
-
-/** One session: the samples sent in real time (2048-sample frames), then Done. */
-async function streamSession(
-  url: string,
-  samples: Float32Array,
-  onMessage?: (at: number) => void,
-): Promise<SessionResult> {
-  const socket = new WebSocket(url);
-  socket.binaryType = 'arraybuffer';
-  const messages: SessionResult['messages'] = [];
-  let connected: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (connected = resolve));
-  socket.addEventListener('message', (event) => {
-    const message = liveServerMessageSchema.parse(JSON.parse(String(event.data)));
-    const at = performance.now();
-    if (message.type === 'connected') connected();
-    else messages.push({ message, at });
-    onMessage?.(at);
-  });
-  const closed = new Promise<number>((resolve) =>
-    socket.addEventListener('close', (event) => resolve(event.code)),
-  );
-  await ready;
-  const started = performance.now();
-  for (let at = 0; at < samples.length && socket.readyState === WebSocket.OPEN; at += frameSamples) {
-    socket.send(samples.slice(at, at + frameSamples));
-    const due = ((at + frameSamples) / sampleRate) * 1000 - (performance.now() - started);
-    if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
-  }
-  if (socket.readyState === WebSocket.OPEN) socket.send('Done');
-  return { messages, started, closeCode: await closed };
 }
 
 interface Latencies {
@@ -221,16 +215,6 @@ function displayedText(result: SessionResult): string {
   return liveTranscriptLines(result.messages.map(({ message }) => message)).join('\n');
 }
 
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-}
-
-const s = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)} s` : '-');
-const pct = (value: number) => `${(value * 100).toFixed(2)}%`;
-const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
-
 async function startServer(model: string, options: Options): Promise<{ runtime: TestRuntime; url: string }> {
   const runtime = await startTestRuntime({
     env: {
@@ -289,50 +273,90 @@ async function modelPass(model: string, recordings: Recording[], options: Option
         ),
       );
 
-    const all = noLatencies();
-    const liveWer: WerResult[] = [];
-    const batchWer: WerResult[] = [];
-    for (const recording of usable) {
-      const language = recording.entry.language;
-      const result = await streamSession(`${url}&languageCode=${language}`, recording.samples);
-      const figures = latencies(result, recording.regions);
-      all.onset.push(...figures.onset);
-      all.final.push(...figures.final);
-      all.partials += figures.partials;
-      all.speechSeconds += figures.speechSeconds;
-      const liveText = displayedText(result);
-      const liveResult = wordErrorRate(recording.entry.referenceText, liveText, language);
-      liveWer.push(liveResult);
-      const batch = await runtime.services.transcription.speech.transcribeFile(recording.entry.absolutePath, {
-        language,
-      });
-      const batchResult = wordErrorRate(recording.entry.referenceText, transcriptText(batch), language);
-      batchWer.push(batchResult);
-      if (liveResult.errors !== batchResult.errors) {
-        // Where live and batch differ is where the streaming recogniser loses (or gains) words.
-        console.log(
-          `  ${recording.entry.path}: live ${liveResult.errors} error(s) «${liveText}» / batch ${batchResult.errors} «${transcriptText(batch)}»`,
-        );
-      }
-    }
-    const live = aggregateWer(liveWer);
-    const batch = aggregateWer(batchWer);
-    console.log(
-      `onset → first partial: p50 ${s(percentile(all.onset, 50))}, p95 ${s(percentile(all.onset, 95))} (${all.onset.length} utterances; target ≤ 1.0 s)`,
-    );
-    console.log(
-      `end of speech → final: p50 ${s(percentile(all.final, 50))}, p95 ${s(percentile(all.final, 95))} (${all.final.length} utterances; targets ≤ 1.0 s p50, ≤ 1.5 s p95)`,
-    );
-    console.log(
-      `partials per second of speech: ${(all.partials / Math.max(all.speechSeconds, 0.001)).toFixed(2)}`,
-    );
-    console.log(
-      `finals WER ${pct(live.wer)} vs batch WER ${pct(batch.wer)} (Δ ${((live.wer - batch.wer) * 100).toFixed(2)} points; target ≤ 1 point) — load ${load()}`,
-    );
-
-    await concurrencyPass(url, usable, options);
-    if (options.longMinutes > 0 && model === options.models[0])
+    if (options.passes.includes('recordings')) await recordingsPass(runtime, url, usable);
+    if (options.passes.includes('concurrency')) await concurrencyPass(url, usable, options);
+    if (options.passes.includes('long') && options.longMinutes > 0 && model === options.models[0])
       await longPass(url, usable, options.longMinutes);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** Each recording alone: onset → first partial, end of each speech region → final, finals' WER. */
+async function recordingsPass(runtime: TestRuntime, url: string, usable: Recording[]): Promise<void> {
+  const all = noLatencies();
+  const liveWer: WerResult[] = [];
+  const batchWer: WerResult[] = [];
+  for (const recording of usable) {
+    const language = recording.entry.language;
+    const result = await streamSession(`${url}&languageCode=${language}`, recording.samples);
+    const figures = latencies(result, recording.regions);
+    all.onset.push(...figures.onset);
+    all.final.push(...figures.final);
+    all.partials += figures.partials;
+    all.speechSeconds += figures.speechSeconds;
+    const liveText = displayedText(result);
+    const liveResult = wordErrorRate(recording.entry.referenceText, liveText, language);
+    liveWer.push(liveResult);
+    const batch = await runtime.services.transcription.speech.transcribeFile(recording.entry.absolutePath, {
+      language,
+    });
+    const batchResult = wordErrorRate(recording.entry.referenceText, transcriptText(batch), language);
+    batchWer.push(batchResult);
+    if (liveResult.errors !== batchResult.errors) {
+      // Where live and batch differ is where the streaming recogniser loses (or gains) words.
+      console.log(
+        `  ${recording.entry.path}: live ${liveResult.errors} error(s) «${liveText}» / batch ${batchResult.errors} «${transcriptText(batch)}»`,
+      );
+    }
+  }
+  const live = aggregateWer(liveWer);
+  const batch = aggregateWer(batchWer);
+  console.log(
+    `onset → first partial: p50 ${s(percentile(all.onset, 50))}, p95 ${s(percentile(all.onset, 95))} (${all.onset.length} utterances; target ≤ 1.0 s)`,
+  );
+  console.log(
+    `end of speech → final: p50 ${s(percentile(all.final, 50))}, p95 ${s(percentile(all.final, 95))} (${all.final.length} utterances; targets ≤ 1.0 s p50, ≤ 1.5 s p95)`,
+  );
+  console.log(
+    `partials per second of speech: ${(all.partials / Math.max(all.speechSeconds, 0.001)).toFixed(2)}`,
+  );
+  console.log(
+    `finals WER ${pct(live.wer)} vs batch WER ${pct(batch.wer)} (Δ ${((live.wer - batch.wer) * 100).toFixed(2)} points; target ≤ 1 point) — load ${load()}`,
+  );
+}
+
+/**
+ * Dictation and Stop with the default models (tiny.en for English, base for the rest): the first
+ * `sentences` dev-set clips of each language.
+ */
+async function dictationPasses(options: Options, vad: SileroVad): Promise<void> {
+  const clipsByLanguage = new Map<string, DictationClip[]>();
+  for (const language of options.dictationLanguages) {
+    const entries = readManifest()
+      .filter((entry) => entry.subset === 'utt' && entry.language === language)
+      .slice(0, options.sentences);
+    const clips: DictationClip[] = [];
+    for (const entry of entries) {
+      const samples = await decodedRecording(entry.absolutePath);
+      const speechEnd = (await regionsOf(vad, samples)).at(-1)?.speechEnd;
+      if (speechEnd !== undefined) clips.push({ entry, samples, speechEnd });
+    }
+    clipsByLanguage.set(language, clips);
+  }
+  const { runtime, url } = await startServer('tiny.en-q8_0', options);
+  try {
+    // Warm-up: loads both models.
+    for (const language of ['en', 'fr'])
+      await streamSession(`${url}&languageCode=${language}`, new Float32Array(sampleRate));
+    if (options.passes.includes('dictation'))
+      await dictationPass(
+        url,
+        runtime.services.transcription.speech,
+        clipsByLanguage,
+        options.dictationSessions,
+      );
+    if (options.passes.includes('stop')) await stopPass(url, clipsByLanguage);
   } finally {
     await runtime.close();
   }
@@ -443,8 +467,11 @@ async function main(): Promise<void> {
   console.log('Sessions stream 2048-sample frames of 16 kHz float32 at real time.');
   const vad = await SileroVad.load();
   const recordings = await devSet(options, vad);
+  if (options.passes.includes('dictation') || options.passes.includes('stop'))
+    await dictationPasses(options, vad);
   await vad.close();
-  for (const model of options.models) await modelPass(model, recordings, options);
+  if (options.passes.some((pass) => ['recordings', 'concurrency', 'long'].includes(pass)))
+    for (const model of options.models) await modelPass(model, recordings, options);
 }
 
 await main();
