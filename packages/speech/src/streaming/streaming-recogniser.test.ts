@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpeechEngine } from '../engine/speech-engine.js';
+import { SileroVad } from '../vad/silero-vad.js';
+import { ENDPOINT_SILENCE_MS, SpeechDetector } from '../vad/speech-detector.js';
 import {
   decodedRecording,
   readManifest,
@@ -16,6 +18,20 @@ import type {
 
 function decoded(relativePath: string): Promise<Float32Array> {
   return decodedRecording(testdataFile(relativePath));
+}
+
+/** Where the voice ends (sample), as the live VAD hears it. */
+async function speechEndOf(samples: Float32Array): Promise<number> {
+  const vad = await SileroVad.load();
+  try {
+    const stream = vad.createStream();
+    const detector = new SpeechDetector({ minSilenceMs: ENDPOINT_SILENCE_MS, speechPadMs: 200 });
+    const regions = detector.push(await stream.probabilities(samples));
+    regions.push(...detector.flush(samples.length, await stream.flush()));
+    return regions.at(-1)?.speechEndSample ?? samples.length;
+  } finally {
+    await vad.close();
+  }
 }
 
 /** What a client shows: a message with the last id replaces it, a new id appends. */
@@ -99,11 +115,10 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
       expect(ofId.at(-1)?.type).toBe('final');
     }
     const text = displayed(messages).join('\n');
-    console.log('DBG', JSON.stringify(messages, null, 1));
     expect(wordErrorRate(entry.referenceText, text, 'en').wer).toBeLessThan(0.1);
   });
 
-  it('settled words before a short pause become final at once; the rest of the sentence is decoded from the pause', async () => {
+  it('words decoded at a short pause become final at once; the rest of the sentence is decoded from the pause', async () => {
     const first = readManifest().find((row) => row.path === 'en/ls-dev-clean-2412-153948-0000.flac');
     const second = readManifest().find((row) => row.path === 'en/ls-dev-clean-3752-4944-0000.flac');
     if (!first || !second) throw new Error('dev-set recordings missing from the manifest');
@@ -126,10 +141,12 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     }
     const reference = `${first.referenceText} ${second.referenceText}`;
     expect(wordErrorRate(reference, displayed(messages).join(' '), 'en').wer).toBeLessThan(0.1);
-    // English streams here use tiny.en, whose utterances the engine decodes whole (tiny models
-    // decode a phrase started mid-sentence badly): the first sentence is decoded again at every
-    // partial after the pause.
-    const whole = await stream(samples, { realTime: true });
+    // Decoded whole (as the engine decodes tiny models' utterances when the voice resumes before
+    // the pause's decode is final): the first sentence is decoded again at every partial after it.
+    const whole = await stream(samples, {
+      realTime: true,
+      tuning: { commitPausesAfterSeconds: 0, pauseFinalSilenceMs: 5000 },
+    });
     expect(whole.statistics.finalsCommittedAtPauses).toBe(0);
     expect(statistics.decodedSamples).toBeLessThan(whole.statistics.decodedSamples);
   });
@@ -167,8 +184,13 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
       samples.set(speech, speech.length + 16_000 * seconds);
       return samples;
     };
-    // Both halves count as short: a 0.7 s pause (an endpoint for a long utterance) keeps them together.
-    const tuning = { minEndpointUtteranceSeconds: 30, shortUtteranceSilenceMs: 2500 };
+    // Both halves count as short: a 0.7 s pause (an endpoint for a long utterance) keeps them
+    // together (no final at the pause either, for this test of the endpoint rule alone).
+    const tuning = {
+      minEndpointUtteranceSeconds: 30,
+      shortUtteranceSilenceMs: 2500,
+      pauseFinalSilenceMs: 5000,
+    };
     const together = await stream(withPause(0.7), { tuning });
     expect(together.messages.filter((message) => message.type === 'final')).toHaveLength(1);
     expect(displayed(together.messages)).toHaveLength(1);
@@ -181,16 +203,24 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     expect(displayed(long.messages).length).toBeGreaterThanOrEqual(2);
   });
 
-  it('decodes at a pause as a final would: when silence follows, that decode is the final, with nothing left to wait for', async () => {
+  it('decodes at a pause as a final would: when silence follows, that decode is the final, before the endpoint, with every word', async () => {
     const speech = await decoded('en/ls-dev-clean-3752-4944-0000.flac');
-    const samples = new Float32Array(speech.length + 16_000 * 2);
+    const voiceEnd = await speechEndOf(speech);
+    const samples = new Float32Array(speech.length + 16_000 * 5);
     samples.set(speech, 0);
-    const finals: { decodes: number }[] = [];
+    const finals: { decodes: number; text: string; samples: number }[] = [];
+    // 4 s of silence end this (short) utterance here, whatever the load on the machine: the final
+    // must not wait for them.
     const recogniser: StreamingRecogniser = engine.openStream({
       language: 'en',
-      tuning: { minEndpointUtteranceSeconds: 1 },
+      tuning: { shortUtteranceSilenceMs: 4000 },
       onSegment: (segment) => {
-        if (segment.type === 'final') finals.push({ decodes: recogniser.statistics.decodes });
+        if (segment.type === 'final')
+          finals.push({
+            decodes: recogniser.statistics.decodes,
+            text: segment.text,
+            samples: recogniser.statistics.samples,
+          });
       },
     });
     const started = performance.now();
@@ -199,12 +229,62 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
       const due = (at + 2048) / 16 - (performance.now() - started);
       if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
     }
-    // The endpoint came within the 2 s of silence, and its final was the pause's decode.
+    // One final, the pause's decode (no decode after it), sent before the endpoint.
     expect(finals).toHaveLength(1);
-    expect(recogniser.statistics.finalsDecodedAhead).toBe(1);
+    expect(recogniser.statistics.finalsCommittedAtPauses).toBe(1);
     expect(recogniser.statistics.decodes).toBe(finals[0]!.decodes);
+    expect(finals[0]!.samples - voiceEnd).toBeLessThan(4 * 16_000);
+    // It covers the whole utterance, up to its last word.
+    expect(
+      wordErrorRate('CAPTAIN FRERE SAYS THAT THE SCENERY IS DELIGHTFUL', finals[0]!.text, 'en').wer,
+    ).toBeLessThanOrEqual(0.25);
+    expect(finals[0]!.text.toLowerCase()).toMatch(/delightful\W*$/);
     await recogniser.finish();
+    expect(finals).toHaveLength(1);
   });
+
+  it.each([
+    ['en', 'en/ls-dev-clean-2412-153948-0000.flac'],
+    ['fr', 'fr/fleurs-fr-002.ogg'],
+  ])(
+    '%s: Done right after the last word flushes every word to a final (%s)',
+    async (language, relativePath) => {
+      const entry = readManifest().find((row) => row.path === relativePath);
+      if (!entry) throw new Error(`${relativePath} missing from the manifest`);
+      const speech = await decoded(entry.path);
+      // Stop pressed 50 ms after the voice ends: the client sends what it has, then Done.
+      const end = Math.min(speech.length, (await speechEndOf(speech)) + 800);
+      const messages: StreamingSegment[] = [];
+      const recogniser = engine.openStream({ language, onSegment: (segment) => messages.push(segment) });
+      const started = performance.now();
+      for (let at = 0; at < end; at += 2048) {
+        await recogniser.push(speech.subarray(at, Math.min(end, at + 2048)));
+        const due = Math.min(end, at + 2048) / 16 - (performance.now() - started);
+        if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+      }
+      recogniser.endOfInput();
+      await recogniser.finish();
+      const finalText = displayed(messages.filter((message) => message.type === 'final')).join(' ');
+      const batch = await engine.transcribeFile(entry.absolutePath, { language });
+      const batchText = batch.segments.map((segment) => segment.text).join(' ');
+      // Every word reached a final: as accurate as batch transcription of the whole clip, last word included.
+      const live = wordErrorRate(entry.referenceText, finalText, language);
+      expect(live.deletions).toBeLessThanOrEqual(
+        wordErrorRate(entry.referenceText, batchText, language).deletions + 1,
+      );
+      expect(live.wer).toBeLessThanOrEqual(wordErrorRate(entry.referenceText, batchText, language).wer + 0.1);
+      const lastWord = (text: string) =>
+        text
+          .toLowerCase()
+          .replace(/[^\p{L}\s]/gu, ' ')
+          .trim()
+          .split(/\s+/)
+          .at(-1);
+      expect(lastWord(finalText)).toBe(lastWord(batchText));
+      // Nothing after the last final, and no partial after Done contradicts it.
+      expect(messages.at(-1)?.type).toBe('final');
+    },
+  );
 
   it('after endOfInput only finals are decoded: audio sent faster than real time gets its final text', async () => {
     const entry = readManifest().find((row) => row.path === 'en/ls-dev-clean-2412-153948-0000.flac');

@@ -5,24 +5,15 @@ import type { TranscriptSegment } from '../transcript.js';
 import { RetainedAudio } from '../vad/retained-audio.js';
 import { VAD_FRAME_SAMPLES, type VadStream } from '../vad/silero-vad.js';
 import { ENDPOINT_SILENCE_MS, SpeechDetector, type SpeechRegion } from '../vad/speech-detector.js';
-import {
-  continueSettled,
-  joinWords,
-  pauseWordTolerance,
-  settleAgreed,
-  wordsBeforePause,
-  type TimedWord,
-} from './local-agreement.js';
+import { continueSettled, joinWords, settleAgreed, type TimedWord } from './local-agreement.js';
 
 const sampleRate = 16_000;
 /** Silence after which the utterance is decoded at once, ahead of a possible endpoint (seconds). */
 const pauseDecodeSeconds = 0.15;
 /** A decode that waited this long for a recogniser thread found it shared (ms). */
 const sharedRecogniserWaitMs = 100;
-/** A VAD frame under this speech probability is quiet (Silero's exit threshold). */
-const quietProbability = 0.35;
-/** Quiet frames in a row that make a pause between words (4 × 32 ms). */
-const pauseFrames = 4;
+/** A phrase decoded after a final at a pause starts this long before the voice resumed (seconds). */
+const resumeLeadSeconds = 0.1;
 
 export interface StreamingSegment {
   type: 'partial' | 'final';
@@ -61,9 +52,17 @@ export interface StreamingTuning {
   /** Silence that ends an utterance shorter than `minEndpointUtteranceSeconds` (ms). */
   shortUtteranceSilenceMs: number;
   /**
-   * Settled words before a pause of the voice become final once the utterance holds this much audio
-   * before that pause (seconds); later decodes start at the pause. 0: never (each utterance is
-   * decoded whole until its end).
+   * Silence after which the decode made at a pause (`pauseDecodeSeconds` into it, decoded as a
+   * final is) is sent as the final, without waiting for the endpoint (ms). The endpoint rule
+   * still decides the paragraph: if the voice goes on before it, the text goes on in the same
+   * segment, decoded from the pause with the final text as prompt.
+   */
+  pauseFinalSilenceMs: number;
+  /**
+   * When the voice resumed while the pause's decode ran, its words become final all the same once
+   * the utterance holds this much audio before the pause (seconds); later decodes start at the
+   * pause, so a sentence costs its last phrase at the end (and at `Done`), not its whole length.
+   * 0: never (tiny models, which decode a phrase started mid-sentence badly).
    */
   commitPausesAfterSeconds: number;
   /** An utterance this long is cut at its best pause (seconds). */
@@ -91,7 +90,8 @@ export const defaultStreamingTuning: StreamingTuning = {
   endpointSilenceMs: ENDPOINT_SILENCE_MS,
   minEndpointUtteranceSeconds: 3,
   shortUtteranceSilenceMs: 1000,
-  commitPausesAfterSeconds: 3,
+  pauseFinalSilenceMs: 250,
+  commitPausesAfterSeconds: 2,
   maxUtteranceSeconds: 20,
   minCutSeconds: 6,
   maxParagraphCharacters: 2000,
@@ -125,9 +125,9 @@ export interface StreamingStatistics {
   decodedSamples: number;
   /** Time spent recognising in the worker threads (ms). */
   recogniseMilliseconds: number;
-  /** Finals that were the decode made at their pause (no decode after the endpoint). */
+  /** Finals that were the decode made at their pause, sent at the endpoint (no decode after it). */
   finalsDecodedAhead: number;
-  /** Finals of settled words before a pause, with no decode of their own. */
+  /** Finals that were the decode made at a pause, sent before any endpoint (no decode of their own). */
   finalsCommittedAtPauses: number;
 }
 
@@ -142,15 +142,28 @@ interface Utterance {
   /** The last decode, continued after the settled words. */
   previous: TimedWord[] | undefined;
   /**
+   * The latest pause of the voice (`pauseDecodeSeconds` of silence at least): where the voice
+   * stopped, and the last sample of silence heard after it. Kept when the voice resumes, so that a
+   * pause heard while the recogniser was busy is still decoded (up to that silence).
+   */
+  pause: { pauseSample: number; endSample: number } | undefined;
+  /**
    * The voice paused long enough to end a longer utterance, but this one was too short: it ends
    * here if the silence lasts `shortUtteranceSilenceMs`, else it goes on with the next speech.
    */
   held: { endSample: number; voiceEndSample: number } | undefined;
   /**
-   * The utterance decoded as a final is, at a pause (audio up to `endSample`): when no speech
-   * follows before the endpoint, this is the final, with no decode left to wait for.
+   * The utterance decoded as a final is, at a pause (audio up to `endSample`, the voice silent
+   * since `pauseSample`): when no speech follows, this is the final, with no decode left to wait for.
    */
-  ahead: { endSample: number; words: TimedWord[]; language: string } | undefined;
+  ahead: Ahead | undefined;
+}
+
+interface Ahead {
+  pauseSample: number;
+  endSample: number;
+  words: TimedWord[];
+  language: string;
 }
 
 interface PendingFinal {
@@ -160,10 +173,8 @@ interface PendingFinal {
   voiceEndSample: number;
   /** A pause ended it (a new paragraph with endpoints), not a cut of a long utterance. */
   endpoint: boolean;
-  /** Settled words before a pause: the final's text, with no decode. */
+  /** The words of the decode made at a pause: the final's text, with no decode. */
   committed?: { words: TimedWord[]; language: string };
-  /** Words heard after that pause, shown as a partial right after the final. */
-  heardAfter?: TimedWord[];
 }
 
 /**
@@ -171,14 +182,19 @@ interface PendingFinal {
  * segments out. Silero VAD finds speech and pauses; the current utterance is re-decoded (encoder
  * context fitted to it, the previous final text as prompt) every `partialStepSeconds` of new
  * audio (`busyPartialStepSeconds` while other streams share the recogniser) and shown as a
- * partial; a pause (`endpointSilenceMs`, or `shortUtteranceSilenceMs` while the utterance is
- * shorter than `minEndpointUtteranceSeconds`, so that a sentence is not cut into fragments at its
- * commas) or a long utterance (cut at its lowest-voice moment before `maxUtteranceSeconds`) makes
- * it final, decoded again whole as batch transcription decodes a window. Words settle by local
- * agreement: once two successive decodes agree on them they are kept as they are, and the final
- * text always begins with them; settled words before a short pause of the voice become final at
- * once, and decoding goes on from that pause. Silence is never decoded. One recognition at a time
- * per stream, finals first; `push` waits when the recogniser falls behind, so audio never piles up.
+ * partial (greedy). When the voice pauses (`pauseDecodeSeconds`) the utterance is decoded as
+ * batch transcription decodes a window (beam, temperature fallback), and that decode is the
+ * final as soon as the silence lasts `pauseFinalSilenceMs`: a sentence settles when it is decoded,
+ * not after the endpoint rule and another decode. The endpoint rule (`endpointSilenceMs`, or
+ * `shortUtteranceSilenceMs` while the utterance is shorter than `minEndpointUtteranceSeconds`, so
+ * that a sentence is not cut into paragraphs at its commas) ends the paragraph, and makes final
+ * whatever no pause's decode covered; a long utterance is cut at its lowest-voice moment before
+ * `maxUtteranceSeconds`. Finals are never contradicted: later text in the paragraph is appended to
+ * them, decoded from their pause with their text as prompt; so `Done` only has to decode what
+ * followed the last final. Partials settle words by local agreement (two successive decodes
+ * agree); where finals are greedy too, the final text begins with them. Silence is never decoded.
+ * One recognition at a time per stream, finals first; `push` waits when the recogniser falls
+ * behind, so audio never piles up.
  */
 export class StreamingRecogniser {
   readonly #options: StreamingRecogniserOptions;
@@ -251,6 +267,8 @@ export class StreamingRecogniser {
     this.#statistics.samples += samples.length;
     const probabilities = await this.#options.vad.probabilities(samples);
     for (const probability of probabilities) this.#step(probability);
+    // The voice paused: the partial running covers less than the decode now due at the pause.
+    if (this.#current && this.#pauseDue(this.#current)) this.#cancelPartial();
     this.#forgetUnneededAudio();
     this.#pump();
     while (this.#decoding && this.#backlogSamples() > this.#tuning.maxBacklogSeconds * sampleRate) {
@@ -328,7 +346,10 @@ export class StreamingRecogniser {
       this.#detector.position - current.startSample >= this.#tuning.maxUtteranceSeconds * sampleRate
     ) {
       this.#cut(current);
+      return;
     }
+    if (current) this.#notePause(current);
+    if (current?.ahead) this.#finalAtPause(current);
   }
 
   #newUtterance(startSample: number, voiceStartSample = startSample): Utterance {
@@ -340,6 +361,7 @@ export class StreamingRecogniser {
       previous: undefined,
       held: undefined,
       ahead: undefined,
+      pause: undefined,
     };
   }
 
@@ -437,13 +459,29 @@ export class StreamingRecogniser {
    * that if the pause becomes an endpoint this decode serves as the final without waiting.
    */
   #pauseDue(utterance: Utterance): boolean {
-    const open = this.#detector.openRegion;
-    if (!open || this.#finished) return false;
-    if (this.#inputEnded) return false;
-    const paused = this.#detector.position - open.speechEndSample >= pauseDecodeSeconds * sampleRate;
+    const pause = utterance.pause;
+    if (!pause || this.#finished || this.#inputEnded) return false;
     // Once per pause: a partial that happened to cover it was greedy, not what the final needs.
     const aheadUntil = utterance.ahead?.endSample ?? utterance.startSample;
-    return paused && aheadUntil < open.speechEndSample + 0.1 * sampleRate;
+    if (aheadUntil >= pause.pauseSample + 0.1 * sampleRate) return false;
+    // A pause the voice has gone on from is worth decoding only if its words become final.
+    const resumed = (this.#detector.openRegion?.speechEndSample ?? 0) > pause.endSample;
+    return !resumed || this.#commitsAt(utterance, pause.pauseSample);
+  }
+
+  /** Words before a pause the voice went on from become final (`commitPausesAfterSeconds`). */
+  #commitsAt(utterance: Utterance, pauseSample: number): boolean {
+    const after = this.#tuning.commitPausesAfterSeconds;
+    return after > 0 && !this.#inputEnded && pauseSample - utterance.startSample >= after * sampleRate;
+  }
+
+  /** Notes the voice's pause (silence after it) on the utterance, for the decode due at a pause. */
+  #notePause(utterance: Utterance): void {
+    const voiceEnd = this.#detector.openRegion?.speechEndSample ?? utterance.held?.voiceEndSample;
+    // After a final at a pause, until the voice resumes, there is nothing new to decode.
+    if (voiceEnd === undefined || voiceEnd <= utterance.startSample) return;
+    if (this.#detector.position - voiceEnd < pauseDecodeSeconds * sampleRate) return;
+    utterance.pause = { pauseSample: voiceEnd, endSample: this.#detector.position };
   }
 
   /** Starts the next recognition if none is running: a pending final first, else a due partial. */
@@ -466,6 +504,7 @@ export class StreamingRecogniser {
         current.held === undefined &&
         !this.#finished &&
         !this.#inputEnded &&
+        this.#voiceSince(current.startSample) &&
         this.#audio.endSample - current.decodedUntil >= step * sampleRate &&
         this.#audio.endSample - current.startSample >= this.#tuning.firstPartialSeconds * sampleRate;
       if (current && this.#pauseDue(current)) work = this.#decodePartial(current, 'ahead');
@@ -525,9 +564,12 @@ export class StreamingRecogniser {
    * the utterance to serve as its final, and shown as a partial meanwhile.
    */
   async #decodePartial(utterance: Utterance, kind: 'partial' | 'ahead'): Promise<void> {
-    const endSample = this.#audio.endSample;
+    // A pause's decode ends in the silence after the voice (where the VAD last heard it silent).
+    const pause = kind === 'ahead' ? utterance.pause : undefined;
+    const endSample = pause ? Math.min(this.#audio.endSample, pause.endSample) : this.#audio.endSample;
+    const pauseSample = pause?.pauseSample ?? endSample;
     const decodedBefore = utterance.decodedUntil;
-    utterance.decodedUntil = endSample;
+    utterance.decodedUntil = Math.max(decodedBefore, endSample);
     const cancel = new AbortController();
     const decode = { cancel, kind };
     this.#partialDecode = decode;
@@ -540,7 +582,7 @@ export class StreamingRecogniser {
         kind === 'partial',
         AbortSignal.any([this.#abort.signal, cancel.signal]),
       ));
-      if (kind === 'ahead') utterance.ahead = { endSample, words, language };
+      if (kind === 'ahead') utterance.ahead = { pauseSample, endSample, words, language };
     } catch (error) {
       // Cancelled by `endOfInput` or a final of this stream: the final decodes this audio next.
       if (cancel.signal.aborted && isSpeechError(error) && error.code === 'CANCELLED') return;
@@ -558,9 +600,10 @@ export class StreamingRecogniser {
       this.#settle(utterance, words, endSample);
       return;
     }
-    const shown = this.#settle(utterance, words, endSample);
-    if (this.#commitBeforePause(utterance, shown, endSample)) return;
-    this.#showPartial(shown);
+    if (kind === 'ahead' && this.#finalAtPause(utterance)) return;
+    // A pause the voice has gone on from: the partials already showed more than this decode heard.
+    if (endSample < decodedBefore) return;
+    this.#showPartial(this.#settle(utterance, words, endSample));
   }
 
   #showPartial(words: TimedWord[]): void {
@@ -571,70 +614,45 @@ export class StreamingRecogniser {
   }
 
   /**
-   * Every word heard before a pause of the voice has settled: those words become final now (they
-   * would begin the final text anyway) and the utterance goes on from the pause, so that later
-   * decodes (partials and the final) cover only the audio after it, with the final text as prompt,
-   * as batch transcription starts a window at a pause. A long sentence then costs what its last
-   * phrase costs, not its whole length again at every partial.
+   * The decode made at a pause becomes final before the endpoint: once the silence has lasted
+   * `pauseFinalSilenceMs` with nothing said since, or, when the voice resumed meanwhile, once the
+   * utterance held `commitPausesAfterSeconds` of audio before the pause. Its words are the final's
+   * (nothing to decode: the person sees their sentence settle as soon as it is decoded), and the
+   * utterance goes on from the pause: what follows is decoded with the final text as prompt, as
+   * batch transcription starts a window at a pause. The endpoint rule still ends the paragraph.
    */
-  #commitBeforePause(utterance: Utterance, heard: TimedWord[], endSample: number): boolean {
-    const language = this.#language;
-    if (this.#tuning.commitPausesAfterSeconds <= 0 || language === undefined) return false;
-    if (utterance.settled.length === 0 || this.#finished || this.#inputEnded) return false;
-    const pause = this.#latestSettledPause(utterance, heard, endSample);
-    if (!pause) return false;
-    const before = heard.slice(0, pause.wordsBefore);
-    const after = heard.slice(pause.wordsBefore);
+  #finalAtPause(utterance: Utterance): boolean {
+    const ahead = utterance.ahead;
+    const language = ahead?.language ?? this.#language;
+    if (!ahead || this.#current !== utterance || this.#finished || language === undefined) return false;
+    if (ahead.words.length === 0) return false;
+    const voiceEnd = this.#detector.openRegion?.speechEndSample ?? utterance.held?.voiceEndSample;
+    if (voiceEnd === undefined) return false;
+    const resumed = voiceEnd > ahead.endSample;
+    const due = resumed
+      ? this.#commitsAt(utterance, ahead.pauseSample)
+      : this.#detector.position - voiceEnd >= this.#tuning.pauseFinalSilenceMs * 16;
+    if (!due) return false;
+    // The audio between the pause and the decode's end was silent: every word heard is before it.
+    const nextStart = Math.max(ahead.pauseSample, ahead.endSample - resumeLeadSeconds * sampleRate);
     this.#finals.push({
-      utterance: { ...utterance, settled: before, ahead: undefined },
-      endSample: pause.sample,
-      voiceEndSample: pause.sample,
+      utterance: { ...utterance, settled: ahead.words, ahead: undefined },
+      endSample: nextStart,
+      voiceEndSample: ahead.pauseSample,
       endpoint: false,
-      committed: { words: before, language },
-      heardAfter: after,
+      committed: { words: ahead.words, language },
     });
-    const next = this.#newUtterance(pause.sample, utterance.voiceStartSample);
-    next.decodedUntil = endSample;
-    next.previous = after;
+    const next = this.#newUtterance(nextStart, utterance.voiceStartSample);
+    next.held = utterance.held;
     this.#current = next;
-    this.#lastUtteranceEnd = pause.sample;
+    this.#lastUtteranceEnd = nextStart;
+    this.#cancelPartial();
     return true;
   }
 
-  /**
-   * The latest pause (`pauseFrames` quiet VAD frames) at least `commitPausesAfterSeconds` into the
-   * utterance such that every word heard before it has settled and the words fall clearly on
-   * either side of it.
-   */
-  #latestSettledPause(
-    utterance: Utterance,
-    heard: TimedWord[],
-    endSample: number,
-  ): { sample: number; wordsBefore: number } | undefined {
-    const settledEnd = utterance.settled.at(-1)?.end ?? 0;
-    const firstFrame = Math.ceil(
-      (utterance.startSample + this.#tuning.commitPausesAfterSeconds * sampleRate) / VAD_FRAME_SAMPLES,
-    );
-    const lastFrame = Math.min(
-      Math.floor(endSample / VAD_FRAME_SAMPLES),
-      Math.floor(((settledEnd + pauseWordTolerance) * sampleRate) / VAD_FRAME_SAMPLES),
-    );
-    let quietEnd = lastFrame;
-    for (let frame = lastFrame; frame >= firstFrame; frame -= 1) {
-      const quiet = (this.#probabilities[frame - this.#probabilitiesStart] ?? 1) < quietProbability;
-      if (!quiet) {
-        quietEnd = frame - 1;
-        continue;
-      }
-      if (quietEnd - frame + 1 < pauseFrames) continue;
-      const sample = Math.round(((frame + quietEnd + 1) / 2) * VAD_FRAME_SAMPLES);
-      const wordsBefore = wordsBeforePause(heard, sample / sampleRate);
-      if (wordsBefore !== undefined && wordsBefore > 0 && wordsBefore <= utterance.settled.length) {
-        return { sample, wordsBefore };
-      }
-      quietEnd = frame - 1;
-    }
-    return undefined;
+  /** The voice was heard after `sample` in the open speech region. */
+  #voiceSince(sample: number): boolean {
+    return (this.#detector.openRegion?.speechEndSample ?? 0) > sample;
   }
 
   /** Settles what two successive decodes agree on; returns the words to show. */
@@ -659,11 +677,21 @@ export class StreamingRecogniser {
       utterance.ahead && utterance.ahead.endSample >= pending.voiceEndSample ? utterance.ahead : undefined;
     if (pending.committed) this.#statistics.finalsCommittedAtPauses += 1;
     else if (ahead) this.#statistics.finalsDecodedAhead += 1;
+    // After a final at a pause, the utterance may end with no voice of its own: nothing to decode.
+    const silent = pending.voiceEndSample <= utterance.startSample;
     const { words, language } =
-      pending.committed ?? ahead ?? (await this.#recognise(utterance.startSample, pending.endSample, false));
+      pending.committed ??
+      ahead ??
+      (silent
+        ? { words: [], language: this.#language ?? '' }
+        : await this.#recognise(utterance.startSample, pending.endSample, false));
     if (this.#abort.signal.aborted) return;
     if (this.#language === undefined && words.length > 0) this.#language = language;
-    const text = joinWords(continueSettled(utterance.settled, words));
+    // Words settled by partials begin the final only where partials decode as finals do (greedy):
+    // a final decoded with a beam is more accurate than the greedy words partials agreed on.
+    const text = joinWords(
+      this.#partialsDecodeAsFinals() ? continueSettled(utterance.settled, words) : words,
+    );
     if (text) {
       this.#previousText = `${this.#previousText} ${text}`.slice(-1000).trim();
       this.#paragraph.text = joinText(this.#paragraph.text, text);
@@ -676,9 +704,12 @@ export class StreamingRecogniser {
       ? pending.endpoint
       : this.#paragraph.text.length >= this.#tuning.maxParagraphCharacters;
     if (newParagraph && this.#paragraph.text) this.#paragraph = { id: this.#paragraph.id + 1, text: '' };
-    // The words after the pause stay on screen, as they were before the final.
-    if (pending.heardAfter && pending.heardAfter.length > 0 && !this.#finished)
-      this.#showPartial(pending.heardAfter);
+  }
+
+  /** A final of this stream's language is decoded greedily, as partials are. */
+  #partialsDecodeAsFinals(): boolean {
+    const { beamSize, beamSizeOtherLanguages } = this.#options.decoding;
+    return (this.#language === 'en' ? beamSize : beamSizeOtherLanguages) <= 1;
   }
 }
 
