@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createdApiKeySchema } from '@verbatim/contracts';
+import { HubSpotStandIn } from '../../apps/server/src/test-support/crm/hubspot-stand-in.js';
+import { PipedriveStandIn } from '../../apps/server/src/test-support/crm/pipedrive-stand-in.js';
 import { createVerifiedAccount, newEmail } from '../support/accounts.js';
 import { startProductServer, type ProductServer } from '../support/productServer.js';
 import { recordTestCounts } from '../../scripts/test-report.js';
@@ -30,6 +32,11 @@ async function main(): Promise<number> {
   if (!schemathesis) throw new Error('usage: run.ts <schemathesis executable>');
   const started = Date.now();
   const reportDirectory = mkdtempSync(join(tmpdir(), 'verbatim-contract-'));
+  // Local stand-ins of the CRMs' APIs: a fuzzed token is refused by the CRM (400 CRM_TOKEN_INVALID)
+  // as it would be in production, and nothing leaves the machine.
+  const hubspot = new HubSpotStandIn();
+  const pipedrive = new PipedriveStandIn();
+  const [hubspotUrl, pipedriveUrl] = await Promise.all([hubspot.start(), pipedrive.start()]);
   const server = await startProductServer({
     env: {
       // Fuzzing sends thousands of requests from one address in a few minutes; the per-route limits
@@ -38,11 +45,9 @@ async function main(): Promise<number> {
       // Real models when the shared folder is there (never downloaded); without, transcription
       // answers its documented 503.
       ...(existsSync(modelsDir) ? { SPEECH_MODELS_DIR: modelsDir } : {}),
-      // Nothing leaves the machine: the CRM providers are addressed at a closed local port, so a
-      // fuzzed token check is refused at once (the documented 502) instead of reaching the Internet.
-      HUBSPOT_API_URL: 'http://127.0.0.1:9',
-      PIPEDRIVE_API_URL: 'http://127.0.0.1:9',
-      PIPEDRIVE_OAUTH_URL: 'http://127.0.0.1:9',
+      HUBSPOT_API_URL: hubspotUrl,
+      PIPEDRIVE_API_URL: pipedriveUrl,
+      PIPEDRIVE_OAUTH_URL: pipedriveUrl,
       // Nor do recordings to fetch (POST /transcripts/jobs?url=https://…) and webhooks: every
       // request to a customer-given address fails at once (422 URL_FETCH_FAILED, a failed attempt).
       OUTBOUND_HTTP_DISABLED: 'true',
@@ -91,6 +96,7 @@ async function main(): Promise<number> {
     return failed === 0 ? 0 : 1;
   } finally {
     await server.stop();
+    await Promise.all([hubspot.close(), pipedrive.close()]);
     rmSync(reportDirectory, { recursive: true, force: true });
   }
 }
