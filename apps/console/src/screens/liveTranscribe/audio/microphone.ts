@@ -113,7 +113,9 @@ export async function startMicrophoneCapture(
         node.port.onmessage = null;
         source.disconnect();
         stopTracks();
-        await running.close();
+        // The last frame is out: the caller sends Done now (the server flushes its last final at
+        // once); the audio context closes behind it.
+        void running.close().catch(() => undefined);
       },
     };
   } catch (error) {
