@@ -135,6 +135,23 @@ describe('configuration screen', () => {
     expect(screen.getByRole('button', { name: 'Enregistrer les paramètres' })).toBeDisabled();
   });
 
+  it('turns speaker diarization of uploads on by default with its switch, sending only that change', async () => {
+    const fetchMock = stub({
+      'PUT /api/v1/settings': {
+        body: { ...sampleSettings, transcripts: { ...sampleSettings.transcripts, diarize: true } },
+      },
+    });
+    await openScreen();
+    const toggle = screen.getByRole('switch', { name: /^Tell who speaks when in uploaded files/ });
+    expect(toggle).not.toBeChecked();
+    await userEvent.click(toggle);
+    await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Settings updated')).toBeInTheDocument();
+    const puts = requestsTo(fetchMock, 'PUT', '/api/v1/settings');
+    expect(puts.map(([, init]) => sentBody(init))).toEqual([{ transcripts: { diarize: true } }]);
+    expect(screen.getByRole('switch', { name: /^Tell who speaks when in uploaded files/ })).toBeChecked();
+  });
+
   it('only the recording format changed: one call to its own route, none to PUT /settings', async () => {
     const fetchMock = stub({
       'PUT /api/v1/settings/recording-extension': { body: { ...sampleSettings, recordingExtension: 'flac' } },

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Card, Group, Loader, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Loader, Select, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconDeviceFloppy, IconFileText, IconLanguage, IconMicrophone } from '@tabler/icons-react';
 import { recordingExtensions, type Settings, type TranscriptionLanguageEntry } from '@verbatim/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -47,6 +47,7 @@ const fieldOfServerPath: Record<string, FieldPath<ConfigurationFormValues>> = {
   language: 'language',
   'transcripts.language': 'transcriptLanguage',
   'transcripts.deletionAfterDays': 'deletion',
+  'transcripts.diarize': 'diarize',
   extension: 'recordingExtension',
 };
 
@@ -182,6 +183,20 @@ function ConfigurationForm({ settings }: { settings: Settings }) {
                   errorText('deletion') ??
                   (deletionOptions.isError ? t('screens.configuration.deletionFailed') : undefined)
                 }
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="diarize"
+            render={({ field }) => (
+              <Switch
+                label={t('screens.configuration.diarize')}
+                description={t('screens.configuration.diarizeHint')}
+                checked={field.value}
+                onChange={(event) => field.onChange(event.currentTarget.checked)}
+                onBlur={field.onBlur}
+                error={errorText('diarize')}
               />
             )}
           />

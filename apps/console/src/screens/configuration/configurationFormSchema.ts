@@ -18,6 +18,7 @@ export const configurationFormSchema = z.object({
   transcriptLanguage: transcriptLanguageSchema,
   deletion: z.string().refine((value) => deletionValues.includes(value), 'Invalid deletion period'),
   recordingExtension: recordingExtensionSchema,
+  diarize: z.boolean(),
 });
 export type ConfigurationFormValues = z.infer<typeof configurationFormSchema>;
 
@@ -31,6 +32,7 @@ export function formValuesOf(settings: Settings): ConfigurationFormValues {
     transcriptLanguage: settings.transcripts.language,
     deletion: deletionValue(settings.transcripts.deletionAfterDays),
     recordingExtension: settings.recordingExtension,
+    diarize: settings.transcripts.diarize,
   };
 }
 
@@ -40,6 +42,7 @@ export function changesBetween(saved: Settings, form: ConfigurationFormValues): 
   const transcripts = {
     ...(form.transcriptLanguage !== saved.transcripts.language ? { language: form.transcriptLanguage } : {}),
     ...(deletionAfterDays !== saved.transcripts.deletionAfterDays ? { deletionAfterDays } : {}),
+    ...(form.diarize !== saved.transcripts.diarize ? { diarize: form.diarize } : {}),
   };
   const settings = {
     ...(form.language !== saved.language ? { language: form.language } : {}),
