@@ -18,6 +18,8 @@ import { reconstructTurns, type LabelledWindow } from './speaker-reconstruction.
 
 /** The pipeline's settings, chosen on the dev set as a whole (see bench/diarization.ts). */
 export interface DiarizationTuning {
+  /** Probability from which a local speaker counts as speaking (see decodePowerset). */
+  activityThreshold: number;
   /** Hop between the 10 s segmentation windows: smaller is finer and slower. */
   windowStepSeconds: number;
   /** Cosine distance under which two CAM++ embeddings are taken for one speaker. */
@@ -32,8 +34,9 @@ export interface DiarizationTuning {
 }
 
 export const defaultDiarizationTuning: DiarizationTuning = {
+  activityThreshold: 0.35,
   windowStepSeconds: 2.5,
-  clusteringThreshold: 0.6,
+  clusteringThreshold: 0.4,
   minClusterSize: 12,
   minCleanSeconds: 2,
   minEmbeddingSeconds: 0.4,
@@ -179,7 +182,7 @@ export class OnnxSpeakerDiarizer implements SpeakerDiarizer {
     });
     const output = result.output;
     if (!output) throw new SpeechError('TRANSCRIPTION_FAILED', 'the segmentation network gave no output');
-    return decodePowerset(output.data as Float32Array);
+    return decodePowerset(output.data as Float32Array, this.tuning.activityThreshold);
   }
 
   /** One embedding per local speaker that speaks long enough, from its frames alone when it can. */

@@ -28,7 +28,6 @@ describe('openSpeakerDiarizer with the real networks', () => {
     const turns = await diarizer.diarize(await recording('pyannote-sample', 18));
     expect(speakersOf(turns)).toBe(2);
     expect(turns[0]?.speaker).toBe(0);
-    expect(turns[0]?.start).toBeGreaterThan(5.5);
     const speakerAt = (second: number) =>
       turns.filter((turn) => turn.start <= second && turn.end >= second).map((turn) => turn.speaker);
     // speaker90 alone at 12 s, speaker91 alone at 16 s: different speakers.
