@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot, serverCliPath } from './paths.js';
 
-const readyTimeoutMs = 60_000;
+// A loaded machine (several test runs side by side) has taken a minute to start the product.
+const readyTimeoutMs = 180_000;
 const stopTimeoutMs = 10_000;
 /** The speech models beside the checkout (../shared/models), as tests and benchmarks read them. */
 export const sharedModelsDir = resolve(repoRoot, '../shared/models');
@@ -20,6 +21,8 @@ export interface ProductServer {
   /** The server's DATA_DIR; its outbox/ holds every e-mail sent, as .eml files. */
   dataDir: string;
   stop: () => Promise<void>;
+  /** SIGKILL, as a crash: no shutdown code runs and the data directory stays for a restart. */
+  kill: () => Promise<void>;
 }
 
 export interface ProductServerOptions {
@@ -27,6 +30,8 @@ export interface ProductServerOptions {
   port: number;
   /** Configuration beyond the embedded defaults. */
   env: Record<string, string>;
+  /** The data directory of a server started before (a restart); a fresh one unless given. */
+  dataDir: string;
 }
 
 /** Starts the built product (`verbatim serve`) with a fresh data directory, on a free port unless told. */
@@ -34,7 +39,7 @@ export async function startProductServer(
   options: Partial<ProductServerOptions> = {},
 ): Promise<ProductServer> {
   const port = options.port ?? (await freePort());
-  const dataDir = await mkdtemp(join(tmpdir(), 'verbatim-e2e-'));
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'verbatim-e2e-')));
   const child = spawn(process.execPath, [serverCliPath, 'serve'], {
     cwd: repoRoot,
     env: {
@@ -72,7 +77,13 @@ export async function startProductServer(
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`The product server did not become ready: ${reason}\n--- server output ---\n${output}`);
   }
-  return { baseUrl: productBaseUrl(port), dataDir, stop };
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await exited;
+  };
+  return { baseUrl: productBaseUrl(port), dataDir, stop, kill };
 }
 
 export const productBaseUrl = (port: number) => `http://localhost:${port}`;

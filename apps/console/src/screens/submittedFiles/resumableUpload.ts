@@ -39,6 +39,12 @@ export interface UploadPolicy {
   serverAwayBudgetMs: number;
 }
 
+/**
+ * How long the server may be away before the upload gives up: a restart of the embedded server
+ * takes seconds on an idle machine, but was measured at up to a minute on a loaded one.
+ */
+const serverAwayBudgetMs = 60_000;
+
 /** The longest wait between two tries while the server is away, unless it names a later time. */
 const maxServerAwayDelayMs = 4_000;
 
@@ -65,7 +71,7 @@ const maxAnswersWithoutProgress = 3;
  * chunks (`PUT /media/{fileId}`) from there. A chunk that times out or meets a server failure is
  * sent again up to 3 times, 500 ms later the first time and twice as late each next time; while
  * the server is away (restarting: no answer, 502/503/504, or its previous request still holding
- * the upload) the same schedule goes on, at most 4 s apart or when the server says, for up to 30 s
+ * the upload) the same schedule goes on, at most 4 s apart or when the server says, for up to 60 s
  * of waiting; a chunk refused for its offset continues from the size `GET /media/{fileId}` gives.
  * Resolves with the completed upload; rejects with the {@link ApiRequestError} of a refusal, or
  * the abort reason when paused.
@@ -74,7 +80,11 @@ export async function uploadRecording(
   request: UploadRequest,
   { signal, onProgress, store, policy: policyOverrides, wait = waitFor }: UploadOptions = {},
 ): Promise<RecordingUploadState> {
-  const policy: UploadPolicy = { ...uploadChunkPolicy, serverAwayBudgetMs: 30_000, ...policyOverrides };
+  const policy: UploadPolicy = {
+    ...uploadChunkPolicy,
+    serverAwayBudgetMs: serverAwayBudgetMs,
+    ...policyOverrides,
+  };
   const { file, languageCode, callbackUrl, crm } = request;
   const fingerprint = fileFingerprint(file);
   const remembered = store?.get(fingerprint);
