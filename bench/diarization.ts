@@ -29,6 +29,7 @@ const usage = `npm run bench:diarization -- [options]
   --python PATH        Python with pyannote.metrics (run.sh passes its venv's)
   --threshold X        clustering threshold (cosine distance; default: the engine's)
   --activity P         probability from which a local speaker speaks (default: the engine's)
+  --max-embedding S    seconds of a local speaker the embedding network sees at most per window
   --step S             hop between 10 s segmentation windows in seconds (default: the engine's)
   --threads N          ONNX Runtime threads of the diarizer (default 1, as the server runs it)
   --no-transcription   diarization and DER only (quick tuning runs)
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     threshold: { type: 'string' },
     step: { type: 'string' },
     activity: { type: 'string' },
+    'max-embedding': { type: 'string' },
     threads: { type: 'string' },
     'no-transcription': { type: 'boolean' },
     thresholds: { type: 'string' },
@@ -58,6 +60,7 @@ const tuning: Partial<DiarizationTuning> = {
   ...(values.threshold ? { clusteringThreshold: Number(values.threshold) } : {}),
   ...(values.step ? { windowStepSeconds: Number(values.step) } : {}),
   ...(values.activity ? { activityThreshold: Number(values.activity) } : {}),
+  ...(values['max-embedding'] ? { maxEmbeddingSeconds: Number(values['max-embedding']) } : {}),
 };
 const threads = Number(values.threads ?? 1);
 const datasetDir = path.join(testdataDir, 'diarization');

@@ -123,7 +123,7 @@ export class OnnxSpeakerDiarizer implements SpeakerDiarizer {
   }
 
   /** The networks' part: local speakers of every window and their embeddings (the costly part). */
-  async analyse(samples: Float32Array, signal?: AbortSignal): Promise<RecordingAnalysis> {
+  async analyse(samples: Float32Array, signal?: { readonly aborted: boolean }): Promise<RecordingAnalysis> {
     const durationSeconds = samples.length / SEGMENTATION_SAMPLE_RATE;
     const stepFrames = Math.max(
       1,
@@ -272,6 +272,6 @@ export function speakerBounds(options: DiarizationOptions): { minClusters: numbe
   return { minClusters, maxClusters };
 }
 
-function throwIfCancelled(signal: AbortSignal | undefined): void {
+function throwIfCancelled(signal: { readonly aborted: boolean } | undefined): void {
   if (signal?.aborted) throw new SpeechError('CANCELLED', 'speaker diarization was cancelled');
 }

@@ -37,6 +37,17 @@ describe('openSpeakerDiarizer with the real networks', () => {
     for (const turn of turns) expect(turn.end).toBeGreaterThan(turn.start);
   });
 
+  it('leaves the event loop free while the networks run', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    try {
+      await diarizer.diarize(await recording('pyannote-sample', 10));
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(5);
+  });
+
   it('finds three speakers by itself, and honours speakers=N and maxSpeakers', async () => {
     // Picovoice's clip: three people, one turn each (1.7–3.7, 6.0–11.1, 12.8–18.0 s).
     const samples = await recording('picovoice-falcon-test', 19);

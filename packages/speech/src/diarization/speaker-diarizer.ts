@@ -1,11 +1,8 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SpeechError } from '../speech-error.js';
-import {
-  defaultDiarizationTuning,
-  OnnxSpeakerDiarizer,
-  type DiarizationTuning,
-} from './onnx-speaker-diarizer.js';
+import { defaultDiarizationTuning, type DiarizationTuning } from './onnx-speaker-diarizer.js';
+import { ThreadedSpeakerDiarizer } from './threaded-speaker-diarizer.js';
 import { diarizationModelFileName, diarizationModelNames } from './diarization-models.js';
 
 /**
@@ -51,7 +48,10 @@ export async function openSpeakerDiarizer(
   const threads = options.threads ?? 1;
   if (!Number.isInteger(threads) || threads < 1)
     throw new RangeError(`diarization threads must be a positive integer, got ${threads}`);
-  return OnnxSpeakerDiarizer.open(modelsDir, threads, { ...defaultDiarizationTuning, ...options.tuning });
+  return ThreadedSpeakerDiarizer.start(modelsDir, threads, {
+    ...defaultDiarizationTuning,
+    ...options.tuning,
+  });
 }
 
 /** The missing-model error, checked before anything is loaded. */

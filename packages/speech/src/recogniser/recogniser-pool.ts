@@ -1,7 +1,6 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { isSpeechError, SpeechError } from '../speech-error.js';
+import { startWorkerThread } from '../worker-thread.js';
 import { useOpenMpWaitPolicy, type NativeRecognition, type NativeTranscribeOptions } from './native-addon.js';
 import type { FromRecogniserWorker, ToRecogniserWorker } from './worker-protocol.js';
 
@@ -61,23 +60,9 @@ interface PoolWorker {
   job: PendingJob | undefined;
 }
 
-/**
- * Starts one recogniser thread. Built, it runs recogniser-worker.js; from the TypeScript sources
- * (tests, tsx) the thread first registers tsx's loader, which worker threads do not inherit.
- */
-function startWorkerThread(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./recogniser-worker.js', import.meta.url));
-  // The ESM entry sits beside the CommonJS one that require.resolve finds.
-  const loader = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const script = new URL('./recogniser-worker.ts', import.meta.url).href;
-  return new Worker(
-    `import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}); });`,
-    { eval: true },
-  );
+/** Starts one recogniser thread (recogniser-worker.ts / .js). */
+function startRecogniserThread(): Worker {
+  return startWorkerThread(import.meta.url, 'recogniser-worker');
 }
 
 /**
@@ -233,7 +218,7 @@ export class RecogniserPool implements Recogniser {
   }
 
   #spawn(): PoolWorker {
-    const thread = startWorkerThread();
+    const thread = startRecogniserThread();
     const worker: PoolWorker = { thread, job: undefined };
     thread.on('message', (message: FromRecogniserWorker) => {
       const job = worker.job;
