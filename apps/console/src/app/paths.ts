@@ -11,6 +11,8 @@ export const billingPath = '/billing';
 export const billingHistoryPath = '/billing/history';
 /** Spec §2: uploaded files list with upload modal. */
 export const submittedFilesPath = '/submitted-files';
+/** One file's transcript page: the recording, the transcript as speaker turns, renames, downloads. */
+export const transcriptPath = (fileId: string) => `${submittedFilesPath}/${encodeURIComponent(fileId)}`;
 /** Spec §1, §7: CRM integrations (contacts, notes, tasks); the OAuth callback returns here. */
 export const integrationsPath = '/integrations';
 /** Spec §2: configuration / settings. */

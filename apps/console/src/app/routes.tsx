@@ -113,14 +113,31 @@ export const routes: RouteObject[] = [
               },
               {
                 path: submittedFilesPath,
-                ...lazyRoute(
-                  () => import('../screens/submittedFiles/SubmittedFilesScreen'),
-                  'SubmittedFilesScreen',
-                ),
                 handle: {
-                  titleKey: 'screens.submittedFiles.title',
-                  descriptionKey: 'screens.submittedFiles.description',
+                  breadcrumb: { labelKey: 'screens.submittedFiles.title', to: submittedFilesPath },
                 } satisfies RouteHandle,
+                children: [
+                  {
+                    index: true,
+                    ...lazyRoute(
+                      () => import('../screens/submittedFiles/SubmittedFilesScreen'),
+                      'SubmittedFilesScreen',
+                    ),
+                    handle: {
+                      titleKey: 'screens.submittedFiles.title',
+                      descriptionKey: 'screens.submittedFiles.description',
+                    } satisfies RouteHandle,
+                  },
+                  {
+                    path: ':fileId',
+                    ...lazyRoute(() => import('../screens/transcript/TranscriptScreen'), 'TranscriptScreen'),
+                    handle: {
+                      titleKey: 'screens.transcript.title',
+                      descriptionKey: 'screens.transcript.description',
+                      breadcrumb: { labelKey: 'screens.transcript.breadcrumb' },
+                    } satisfies RouteHandle,
+                  },
+                ],
               },
               {
                 path: integrationsPath,
