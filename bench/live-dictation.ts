@@ -194,6 +194,11 @@ export async function dictationPass(
       const batchResult = wordErrorRate(dictation, batchText);
       live.push(liveResult);
       batch.push(batchResult);
+      // Where live and batch differ is where the streaming recogniser loses (or gains) words.
+      if (liveResult.errors !== batchResult.errors)
+        console.log(
+          `  ${dictation.language}: live ${liveResult.errors} error(s) «${liveTexts.get(dictation.language) ?? ''}» / batch ${batchResult.errors} «${batchText}»`,
+        );
       rows.push(
         `${dictation.language} ${pct(liveResult.wer)} vs ${pct(batchResult.wer)} (Δ ${((liveResult.wer - batchResult.wer) * 100).toFixed(1)})`,
       );
