@@ -39,7 +39,7 @@ export interface SpeechBenchOptions {
 const usage = `npm run bench:speech -- [options]   (or BENCH_* variables)
   --workers N            recogniser threads in the pool (BENCH_WORKERS; default: the server's for this machine)
   --threads N            whisper.cpp threads per worker (BENCH_THREADS; default: the server's)
-  --beam N               beam width for English, 1 = greedy (BENCH_BEAM; default: the engine's, 1)
+  --beam N               beam width for English, 1 = greedy (BENCH_BEAM; default: the engine's, 5)
   --beam-other N         beam width for the other languages (BENCH_BEAM_OTHER; default: the engine's, 5)
   --no-fit-context       full 30 s encoder context instead of one fitted to the window (BENCH_FIT_CONTEXT=0)
   --languages en,fr      languages of the dev set to run (BENCH_LANGUAGES; default: all)
@@ -123,14 +123,16 @@ export function readSpeechBenchOptions(
     .map((language) => language.trim().toLowerCase())
     .filter(Boolean);
   const fitEnv = env.BENCH_FIT_CONTEXT?.trim();
+  const workers = positiveInteger('--workers', values.workers ?? env.BENCH_WORKERS, pool.workers);
+  const threadsPerWorker = positiveInteger(
+    '--threads',
+    values.threads ?? env.BENCH_THREADS,
+    pool.threadsPerWorker,
+  );
   return {
-    workers: positiveInteger('--workers', values.workers ?? env.BENCH_WORKERS, pool.workers),
-    threadsPerWorker: positiveInteger(
-      '--threads',
-      values.threads ?? env.BENCH_THREADS,
-      pool.threadsPerWorker,
-    ),
-    beamSize: positiveInteger('--beam', values.beam ?? env.BENCH_BEAM, 1),
+    workers,
+    threadsPerWorker,
+    beamSize: positiveInteger('--beam', values.beam ?? env.BENCH_BEAM, 5),
     beamSizeOtherLanguages: positiveInteger('--beam-other', values['beam-other'] ?? env.BENCH_BEAM_OTHER, 5),
     fitEncoderContext: !(values['no-fit-context'] || fitEnv === '0' || fitEnv === 'false'),
     languages,
