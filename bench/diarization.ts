@@ -74,7 +74,9 @@ interface FileRun {
   seconds: number;
   turns: SpeakerTurn[];
   diarizeSeconds: number;
+  diarizeCpuSeconds: number;
   transcribeSeconds?: number;
+  transcribeCpuSeconds?: number;
   bothSeconds?: number;
 }
 
@@ -99,10 +101,17 @@ function referenceSpeakers(name: string): number {
   return new Set(lines.filter((line) => line.startsWith('SPEAKER')).map((line) => line.split(/\s+/)[7])).size;
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number }> {
+/** Wall time, and CPU time of the whole process (all its threads), which a loaded machine distorts less. */
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; seconds: number; cpuSeconds: number }> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const value = await work();
-  return { value, seconds: (performance.now() - started) / 1000 };
+  const used = process.cpuUsage(cpu);
+  return {
+    value,
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: (used.user + used.system) / 1e6,
+  };
 }
 
 type Scores = {
@@ -193,10 +202,13 @@ async function main(): Promise<void> {
         seconds: samples.length / 16_000,
         turns: diarized.value,
         diarizeSeconds: diarized.seconds,
+        diarizeCpuSeconds: diarized.cpuSeconds,
       };
       if (engine) {
         await engine.transcribeFile(file, { language: 'en' }); // warm the recogniser on this file
-        run.transcribeSeconds = (await timed(() => engine.transcribeFile(file, { language: 'en' }))).seconds;
+        const transcribed = await timed(() => engine.transcribeFile(file, { language: 'en' }));
+        run.transcribeSeconds = transcribed.seconds;
+        run.transcribeCpuSeconds = transcribed.cpuSeconds;
         // As a request with diarize=true: decode for the diarizer beside the transcription.
         run.bothSeconds = (
           await timed(() =>
@@ -256,6 +268,8 @@ async function main(): Promise<void> {
     speakerCountRight: `${rows.filter((row) => row.rightCount).length}/${rows.length}`,
     diarizeRtf: round(sum((run) => run.diarizeSeconds) / audio),
     transcribeRtf: engine ? round(sum((run) => run.transcribeSeconds) / audio) : undefined,
+    diarizeCpuPerAudioSecond: round(sum((run) => run.diarizeCpuSeconds) / audio),
+    transcribeCpuPerAudioSecond: engine ? round(sum((run) => run.transcribeCpuSeconds) / audio) : undefined,
     bothRtf: engine ? round(sum((run) => run.bothSeconds) / audio) : undefined,
     modelLoadSeconds: round(opened.seconds, 2),
     peakRssMiB: Math.round(peakRss / mebibyte),
