@@ -48,6 +48,8 @@ export function whileHeld(
   });
   // Not `pipeline`: that would destroy the request's stream, and with it the answer's socket.
   source.pipe(held);
+  // Once the store stops reading (its size limit, a failure), what remains of the request drains.
+  held.once('close', () => source.unpipe(held));
   finished(source, (error) => {
     if (error) held.destroy(error);
   });
