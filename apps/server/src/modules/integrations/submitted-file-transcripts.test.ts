@@ -27,6 +27,22 @@ describe('sending a submitted file to the CRM', () => {
     await hubspot.close();
   });
 
+  /** Connects the account of `headers` to the HubSpot stand-in. */
+  async function connectHubSpot(headers: Record<string, string>) {
+    const connected = connectIntegrationResponseSchema.parse(
+      (
+        await runtime.app.inject({
+          method: 'POST',
+          url: '/api/v1/integrations',
+          headers,
+          payload: { provider: 'hubspot', token: hubspot.issuePrivateAppToken() },
+        })
+      ).json(),
+    );
+    if (connected.kind !== 'connected') throw new Error('expected a connection');
+    return connected;
+  }
+
   /** A file as the worker leaves it once transcribed: status done, its transcript JSON in storage. */
   async function submittedFile(accountId: string, status: 'done' | 'processing', diarized = false) {
     const files = new FilesRepository(runtime.database.db);
@@ -86,17 +102,7 @@ describe('sending a submitted file to the CRM', () => {
   it('puts the file name, date, language, duration and text of a done file on the contact', async () => {
     const account = await createAccount(runtime);
     const headers = bearer(await signIn(runtime, account.email));
-    const connected = connectIntegrationResponseSchema.parse(
-      (
-        await runtime.app.inject({
-          method: 'POST',
-          url: '/api/v1/integrations',
-          headers,
-          payload: { provider: 'hubspot', token: hubspot.issuePrivateAppToken() },
-        })
-      ).json(),
-    );
-    if (connected.kind !== 'connected') throw new Error('expected a connection');
+    const connected = await connectHubSpot(headers);
     const fileId = await submittedFile(account.id, 'done');
     const contactId = hubspot.contacts[2]?.id;
     const sent = await runtime.app.inject({
@@ -152,17 +158,7 @@ describe('sending a submitted file to the CRM', () => {
   it('keeps the speaker turns of a diarized transcript in notes and tasks, with the names given (by the owner only)', async () => {
     const account = await createAccount(runtime);
     const headers = bearer(await signIn(runtime, account.email));
-    const connected = connectIntegrationResponseSchema.parse(
-      (
-        await runtime.app.inject({
-          method: 'POST',
-          url: '/api/v1/integrations',
-          headers,
-          payload: { provider: 'hubspot', token: hubspot.issuePrivateAppToken() },
-        })
-      ).json(),
-    );
-    if (connected.kind !== 'connected') throw new Error('expected a connection');
+    const connected = await connectHubSpot(headers);
     const fileId = await submittedFile(account.id, 'done', true);
 
     // Someone else cannot rename them: the file is not found for them.
