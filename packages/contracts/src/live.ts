@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { errorCodeSchema } from './errors.js';
+import { pcmEncodings, pcmEncodingSchema, pcmSampleRateSchema } from './raw-audio.js';
 import { transcriptionLanguageSchema } from './transcripts.js';
 
 /**
@@ -23,8 +24,8 @@ export const LIVE_MAX_FRAME_BYTES = 1024 * 1024;
 /** The sample rate the recogniser works at; other rates are resampled by the server. */
 export const LIVE_SAMPLE_RATE = 16_000;
 
-export const liveEncodings = ['f32le', 's16le'] as const;
-export const liveEncodingSchema = z.enum(liveEncodings);
+export const liveEncodings = pcmEncodings;
+export const liveEncodingSchema = pcmEncodingSchema;
 export type LiveEncoding = z.infer<typeof liveEncodingSchema>;
 
 /** `microphone`: speech as it is spoken (streaming price); `file`: a recording sent as if spoken (pre-recorded socket price). */
@@ -56,11 +57,7 @@ export const liveQuerySchema = z.object({
   encoding: liveEncodingSchema
     .default('f32le')
     .describe('Sample format of the binary frames: f32le (default, float32 little-endian) or s16le.'),
-  sampleRate: z.coerce
-    .number()
-    .int()
-    .min(8000)
-    .max(192_000)
+  sampleRate: pcmSampleRateSchema
     .default(LIVE_SAMPLE_RATE)
     .describe('Sample rate of the audio sent (mono), resampled to 16 kHz by the server; default 16000.'),
   source: liveSourceSchema

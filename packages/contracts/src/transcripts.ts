@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { checkRawAudioOptions, rawAudioQueryFields } from './raw-audio.js';
+
 /** Output formats of a transcript: the JSON structure, plain text, SubRip and WebVTT subtitles. */
 export const transcriptFormats = ['json', 'text', 'srt', 'vtt'] as const;
 export const transcriptFormatSchema = z.enum(transcriptFormats);
@@ -253,8 +255,10 @@ export const transcribeQuerySchema = z
       .default(true)
       .describe('Include each word with its times and confidence (json).'),
     ...diarizationQueryFields,
+    ...rawAudioQueryFields,
   })
-  .superRefine(checkDiarizationOptions);
+  .superRefine(checkDiarizationOptions)
+  .superRefine(checkRawAudioOptions);
 
 /** What the speech engine can transcribe: `GET /speech/languages`. */
 export const transcriptionLanguageEntrySchema = z

@@ -9,6 +9,7 @@ import { sanitiseFfmpegReason, saysNoAudioStream } from './ffmpeg-reason.js';
 import { Float32Chunker } from './float32-chunker.js';
 import { assertReadableNonEmptyFile } from './input-file.js';
 import { ffmpegAudioInputArgs, unreadableMediaError } from './probe-media.js';
+import { ffmpegRawPcmInputArgs, type RawPcmFormat } from './raw-pcm.js';
 import { cancelledError, spawnError } from './run-process.js';
 
 /** What the recognisers eat: 16 kHz mono float32. */
@@ -26,6 +27,8 @@ export interface DecodeAudioOptions {
   expectedDurationSeconds?: number;
   /** Output sample rate, default 16 000. */
   sampleRate?: number;
+  /** The input is headerless PCM in this format (it cannot be probed); default: a recording ffmpeg recognises. */
+  rawPcm?: RawPcmFormat;
   /** Samples per yielded chunk (the last one may be shorter). Default: one second. */
   chunkSamples?: number;
   /**
@@ -76,11 +79,12 @@ export async function* decodeAudio(
   const inputPath = typeof input === 'string' ? path.resolve(input) : undefined;
   if (inputPath !== undefined) await assertReadableNonEmptyFile(inputPath);
   if (options.signal?.aborted) throw cancelledError();
+  const inputUrl = inputPath !== undefined ? `file:${inputPath}` : 'pipe:0';
 
   const child = spawn(
     binaries.ffmpegPath,
     [
-      ...ffmpegAudioInputArgs(inputPath !== undefined ? `file:${inputPath}` : 'pipe:0'),
+      ...(options.rawPcm ? ffmpegRawPcmInputArgs(inputUrl, options.rawPcm) : ffmpegAudioInputArgs(inputUrl)),
       '-vn',
       '-sn',
       '-dn',

@@ -5,7 +5,7 @@ import { childProcessesOf } from '../test-support/child-processes.js';
 import { createMediaScratch, type MediaScratch } from '../test-support/media-fixtures.js';
 import { readManifest } from '../test-support/manifest.js';
 import { testdataFile } from '../test-support/paths.js';
-import { probeMedia } from './probe-media.js';
+import { notAudioMessage, probeMedia } from './probe-media.js';
 
 const decoderEntries = readManifest().filter(
   (entry) => entry.subset === 'container' || (entry.language === 'fr' && entry.path.endsWith('.ogg')),
@@ -90,7 +90,8 @@ describe('probeMedia', () => {
     ]) {
       const error = await speechErrorOf(probeMedia(file));
       expect(error.code).toBe('INVALID_FILE');
-      expect(error.message).toBe('Not an audio or video file.');
+      expect(error.message).toBe(notAudioMessage);
+      expect(error.message).toMatch(/encoding .*sampleRate and channels/);
     }
   });
 
@@ -106,7 +107,7 @@ describe('probeMedia', () => {
     });
     expect(await speechErrorOf(probeMedia(picture))).toMatchObject({
       code: 'INVALID_FILE',
-      message: 'Not an audio or video file.',
+      message: notAudioMessage,
     });
   });
 

@@ -34,6 +34,13 @@ export interface ProbeMediaOptions {
 const defaultProbeTimeoutMs = 60_000;
 
 /**
+ * The error message for bytes that are no recording ffmpeg recognises. Headerless PCM is such
+ * bytes too, so the message says how to send it.
+ */
+export const notAudioMessage =
+  'Not an audio or video file. Headerless PCM is read when its encoding (s16le or f32le), sampleRate and channels are given.';
+
+/**
  * Formats that ffmpeg "recognises" in plain text or arbitrary bytes (ANSI art, binary text): a file
  * detected as one of these is no recording at all, not a video without sound.
  */
@@ -146,7 +153,7 @@ export async function probeMedia(filePath: string, options: ProbeMediaOptions = 
 
   const parsed = probeOutputSchema.safeParse(safeJson(result.stdout));
   if (!parsed.success) {
-    throw new SpeechError('INVALID_FILE', 'Not an audio or video file.', {
+    throw new SpeechError('INVALID_FILE', notAudioMessage, {
       reason: 'unreadable ffprobe output',
     });
   }
@@ -158,7 +165,7 @@ export async function probeMedia(filePath: string, options: ProbeMediaOptions = 
       textArtFormats.has(container) ||
       streams.every((s) => s.codec_name === 'ansi' || s.codec_name === 'bintext');
     if (textArt || streams.length === 0) {
-      throw new SpeechError('INVALID_FILE', 'Not an audio or video file.', { container, reason });
+      throw new SpeechError('INVALID_FILE', notAudioMessage, { container, reason });
     }
     throw new SpeechError('UNSUPPORTED_MEDIA', 'The file has no audio track.', { container });
   }
@@ -166,7 +173,7 @@ export async function probeMedia(filePath: string, options: ProbeMediaOptions = 
   const channels = audio.channels ?? 0;
   if (!(sampleRate > 0) || !(channels > 0)) {
     // ffmpeg guessed a format from a few bytes ("detected only with low score") but found no frame in it.
-    throw new SpeechError('INVALID_FILE', 'Not an audio or video file.', { container, reason });
+    throw new SpeechError('INVALID_FILE', notAudioMessage, { container, reason });
   }
 
   const headerDuration = positiveNumber(format?.duration);
@@ -213,7 +220,7 @@ export function unreadableMediaError(stderr: string, reason: string): SpeechErro
       },
     );
   }
-  return new SpeechError('INVALID_FILE', 'Not an audio or video file.', { reason });
+  return new SpeechError('INVALID_FILE', notAudioMessage, { reason });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { checkFfmpeg } from '../decode/check-ffmpeg.js';
 import { decodeAudio, speechSampleRate } from '../decode/decode-audio.js';
 import { probeMedia, type MediaProbe } from '../decode/probe-media.js';
+import { probeRawPcm, type RawPcmFormat } from '../decode/raw-pcm.js';
 import { frenchMedicalCode, frenchMedicalPrompt } from '../languages/fr-medical.js';
 import {
   isKnownLanguage,
@@ -43,6 +44,8 @@ export interface TranscribeOptions {
   language?: string;
   /** Words or context that help the recogniser (names, jargon): whisper's initial prompt. */
   prompt?: string;
+  /** The file is headerless PCM in this format. */
+  rawPcm?: RawPcmFormat;
   signal?: AbortSignal;
   /** 0–1, after each window. */
   onProgress?: (fraction: number) => void;
@@ -209,10 +212,15 @@ export class SpeechEngine {
     };
   }
 
-  /** Duration and codecs of a recording; INVALID_FILE / UNSUPPORTED_MEDIA / TOO_LONG when unusable. */
-  async probe(filePath: string, signal?: AbortSignal): Promise<MediaProbe> {
+  /**
+   * Duration and codecs of a recording (of headerless PCM in `rawPcm`'s format, if given);
+   * INVALID_FILE / UNSUPPORTED_MEDIA / TOO_LONG when unusable.
+   */
+  async probe(filePath: string, signal?: AbortSignal, rawPcm?: RawPcmFormat): Promise<MediaProbe> {
     this.#assertReady();
-    const probe = await probeMedia(filePath, signal ? { signal } : {});
+    const probe = rawPcm
+      ? await probeRawPcm(filePath, rawPcm)
+      : await probeMedia(filePath, signal ? { signal } : {});
     if (probe.durationSeconds > this.options.maxDurationSeconds) {
       const hours = Math.round((this.options.maxDurationSeconds / 3600) * 10) / 10;
       throw new SpeechError('TOO_LONG', `Recording longer than ${hours} hours.`, {
@@ -234,7 +242,7 @@ export class SpeechEngine {
   ): Promise<Transcript> {
     this.#assertReady();
     this.assertLanguage(options.language);
-    const known = probe ?? (await this.probe(filePath, options.signal));
+    const known = probe ?? (await this.probe(filePath, options.signal, options.rawPcm));
     const vadStream = this.vad.createStream();
     const windower = new SpeechWindower(vadStream);
     const fixedPrompt = [
@@ -285,6 +293,7 @@ export class SpeechEngine {
 
     for await (const chunk of decodeAudio(filePath, {
       expectedDurationSeconds: known.durationSeconds,
+      ...(options.rawPcm ? { rawPcm: options.rawPcm } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     })) {
       samplesSeen += chunk.length;

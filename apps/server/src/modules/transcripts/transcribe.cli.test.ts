@@ -187,7 +187,7 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
     expect(result.stdout).toBe('');
     const errors = result.stderr.split('\n').filter((line) => line.startsWith('verbatim: '));
     expect(errors).toEqual([
-      `verbatim: ${notAudio}: Not an audio or video file.`,
+      `verbatim: ${notAudio}: Not an audio or video file. Headerless PCM is read with --encoding (s16le or f32le), --sample-rate and --channels.`,
       'verbatim: missing.wav: no such file',
       'verbatim: silent.mp4: The file has no audio track.',
       `verbatim: ${empty}: The file is empty.`,
@@ -197,6 +197,28 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
     expect(vtt.startsWith('WEBVTT')).toBe(true);
     expect(words(vtt)).toContain('développement');
     expect(result.stderr).toMatch(/fleurs-fr-002\.ogg: 8\.3 s of audio, language fr, transcribed in/);
+  });
+
+  it('transcribes headerless PCM given --encoding and --sample-rate, with its real duration', async () => {
+    const telephony = scratch.ffmpeg(['-i', jfk, '-ar', '8000', '-ac', '1', '-f', 's16le'], 'call.raw');
+    const result = await runInProcess([
+      '--language',
+      'en',
+      '--format',
+      'json',
+      '--encoding',
+      's16le',
+      '--sample-rate',
+      '8000',
+      telephony,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const transcript = JSON.parse(result.stdout) as { duration: number; segments: { text: string }[] };
+    expect(transcript.duration).toBeCloseTo(11, 1);
+    expect(words(transcript.segments.map((segment) => segment.text).join(' '))).toContain(
+      'ask not what your country can do for you',
+    );
+    expect(result.stderr).toMatch(/call\.raw: 11\.0 s of audio, language en/);
   });
 
   it('forces an installed model with --model, and names the installed ones when it is not', async () => {
@@ -276,6 +298,7 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
       format: 'text',
       model: undefined,
       prompt: undefined,
+      rawPcm: undefined,
       outDir: undefined,
     });
     expect(
@@ -286,7 +309,18 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
       format: 'vtt',
       model: undefined,
       prompt: 'Dr Leclerc',
+      rawPcm: undefined,
       outDir: 'out',
+    });
+    expect(parsed(['--encoding', 's16le', '--sample-rate', '8000', 'call.raw']).rawPcm).toEqual({
+      encoding: 's16le',
+      sampleRate: 8000,
+      channels: 1,
+    });
+    expect(parsed(['--encoding=f32le', '--sample-rate=48000', '--channels=2', 'a.raw']).rawPcm).toEqual({
+      encoding: 'f32le',
+      sampleRate: 48_000,
+      channels: 2,
     });
     expect(parsed(['--language', 'auto', 'a.wav']).language).toBeUndefined();
     expect(parseTranscribeArgs(['--help'])).toBe('help');
@@ -298,6 +332,18 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
       'unknown format "pdf": use one of json, text, srt, vtt',
     );
     expect(usageError(['--model', ' ', 'a.wav'])).toBe('--model needs a value');
+    expect(usageError(['--encoding', 's16le', 'a.raw'])).toBe(
+      '--sample-rate is needed with --encoding (headerless PCM).',
+    );
+    expect(usageError(['--sample-rate', '8000', 'a.raw'])).toBe(
+      '--encoding (s16le or f32le) is needed with --sample-rate (headerless PCM).',
+    );
+    expect(usageError(['--encoding', 'ulaw', '--sample-rate', '8000', 'a.raw'])).toBe(
+      '--encoding must be s16le or f32le',
+    );
+    expect(usageError(['--encoding', 's16le', '--sample-rate', '1000', 'a.raw'])).toBe(
+      '--sample-rate must be a whole number of Hz between 8000 and 192000',
+    );
     expect(usageError(['a/talk.wav', 'b/talk.mp3'])).toBe(
       'a/talk.wav and b/talk.mp3 would both be written to /work/talk.txt: transcribe them separately',
     );

@@ -1,16 +1,20 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkRawAudioOptions, rawAudioQueryFields, rawPcmFormatOf } from '@verbatim/contracts';
 import {
   formatTranscript,
   isSpeechError,
   listInstalledModels,
+  notAudioMessage,
   transcriptFormats,
+  type RawPcmFormat,
   type SpeechEngine,
   type SpeechError,
   type TranscriptFormat,
 } from '@verbatim/speech';
 import { SingleBar } from 'cli-progress';
+import { z } from 'zod';
 import { pino, type Logger } from 'pino';
 import type { Config } from '../../config/config.js';
 import { startSpeechEngine } from './speech-engine.js';
@@ -20,6 +24,9 @@ export const transcribeUsage = `  transcribe <file>...        transcribe recordi
     --format FORMAT           text (default), json, srt or vtt
     --model NAME              this installed model for every file (see models list)
     --prompt TEXT             names or jargon that help the recogniser
+    --encoding s16le|f32le    the files are headerless PCM (raw samples, no WAV header) in this
+                              format; with --sample-rate HZ (8000-192000) and --channels N
+                              (default 1, mixed down)
     --out DIR                 writes DIR/<name>.<txt|json|srt|vtt>; without it one file goes
                               to stdout, several to the current folder`;
 
@@ -35,6 +42,8 @@ export interface TranscribeRequest {
   /** A model name forced for every file; undefined: the configured choice per language. */
   model: string | undefined;
   prompt: string | undefined;
+  /** Every file is headerless PCM in this format; undefined: files with a header. */
+  rawPcm: RawPcmFormat | undefined;
   /** Undefined with one file: the transcript goes to stdout. */
   outDir: string | undefined;
 }
@@ -85,14 +94,39 @@ export function parseTranscribeArgs(args: string[]): TranscribeRequest | 'help' 
   const model = values.model?.trim();
   if (model === '') throw new TranscribeUsageError('--model needs a value');
   if (values.out?.trim() === '') throw new TranscribeUsageError('--out needs a folder');
+  const rawPcm = parseRawPcmFormat(values.encoding, values['sample-rate'], values.channels);
   return {
     files: positionals,
     language: language === 'auto' ? undefined : language,
     format,
     model,
     prompt: values.prompt?.trim() || undefined,
+    rawPcm,
     outDir: values.out,
   };
+}
+
+/** The API's schema of headerless PCM, its messages in the command's flag names. */
+const rawAudioArgsSchema = z.object(rawAudioQueryFields).superRefine(checkRawAudioOptions);
+const flagNames: Record<string, string> = {
+  encoding: '--encoding',
+  sampleRate: '--sample-rate',
+  channels: '--channels',
+};
+
+function parseRawPcmFormat(
+  encoding: string | undefined,
+  sampleRate: string | undefined,
+  channels: string | undefined,
+): RawPcmFormat | undefined {
+  const parsed = rawAudioArgsSchema.safeParse({ encoding, sampleRate, channels });
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'invalid headerless PCM options';
+    throw new TranscribeUsageError(
+      message.replace(/\b(encoding|sampleRate|channels)\b/g, (name) => flagNames[name] ?? name),
+    );
+  }
+  return rawPcmFormatOf(parsed.data);
 }
 
 function parseTranscribeOptions(args: string[]) {
@@ -105,6 +139,9 @@ function parseTranscribeOptions(args: string[]) {
       format: { type: 'string', short: 'f' },
       model: { type: 'string', short: 'm' },
       prompt: { type: 'string' },
+      encoding: { type: 'string' },
+      'sample-rate': { type: 'string' },
+      channels: { type: 'string' },
       out: { type: 'string', short: 'o' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -242,13 +279,14 @@ async function transcribeOne(
   progress: ProgressReporter,
 ): Promise<void> {
   const started = performance.now();
-  const probe = await engine.probe(absolutePath, io.signal);
+  const probe = await engine.probe(absolutePath, io.signal, request.rawPcm);
   progress.start(shownName, probe.durationSeconds);
   const transcript = await engine.transcribeFile(
     absolutePath,
     {
       ...(request.language !== undefined ? { language: request.language } : {}),
       ...(request.prompt !== undefined ? { prompt: request.prompt } : {}),
+      ...(request.rawPcm ? { rawPcm: request.rawPcm } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       onProgress: (fraction) => progress.update(fraction),
     },
@@ -318,6 +356,10 @@ function describeFailure(error: unknown): string {
 
 function readFailure(error: SpeechError): string | undefined {
   if (error.code !== 'INVALID_FILE') return undefined;
+  // The engine names the API's parameters; here they are flags.
+  if (error.message === notAudioMessage) {
+    return 'Not an audio or video file. Headerless PCM is read with --encoding (s16le or f32le), --sample-rate and --channels.';
+  }
   switch (error.details?.reason) {
     case 'ENOENT':
       return 'no such file';
