@@ -267,8 +267,6 @@ export class StreamingRecogniser {
     this.#statistics.samples += samples.length;
     const probabilities = await this.#options.vad.probabilities(samples);
     for (const probability of probabilities) this.#step(probability);
-    // The voice paused: the partial running covers less than the decode now due at the pause.
-    if (this.#current && this.#pauseDue(this.#current)) this.#cancelPartial();
     this.#forgetUnneededAudio();
     this.#pump();
     while (this.#decoding && this.#backlogSamples() > this.#tuning.maxBacklogSeconds * sampleRate) {
