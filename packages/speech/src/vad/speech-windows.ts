@@ -66,6 +66,13 @@ interface WindowUnit extends SpeechRegion {
  * 4. otherwise inside the region that crosses the limit, in the middle of its lowest-probability
  *    frame in the last part; if even that frame sounds like speech (≥ threshold), at the limit.
  *
+ * The audio before the first region of a recording is kept when that region starts within
+ * `maxGapInsideWindowSeconds` of the start, as a pause between two regions would be: a recording
+ * that starts mid-sentence has no silence before its first words, and Silero, starting from an
+ * empty state, often scores them as speech only some hundreds of milliseconds in (clips cut inside
+ * the speech of the dev set and of meetings: first region up to 0.5 s late), so the padding alone
+ * left those words out of the window.
+ *
  * Short blips are handled by the detector alone: a region needs more than `minSpeechMs` (250 ms)
  * of voice. Nothing else is dropped, so a lone short answer ("Yes.") still reaches the recogniser.
  */
@@ -88,6 +95,7 @@ export class SpeechWindower {
   private clipSample = 0;
   private samplesSeen = 0;
   private speechSamples = 0;
+  private windowsEmitted = 0;
   private finished = false;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -171,7 +179,7 @@ export class SpeechWindower {
 
   private addRegion(detected: SpeechRegion, windows: SpeechWindow[]): void {
     if (detected.endSample <= this.clipSample) return;
-    const region = clipRegion(detected, this.clipSample);
+    const region = this.withLeadingAudio(clipRegion(detected, this.clipSample));
     const last = this.regions.at(-1);
     if (last && region.startSample - last.endSample > this.maxGapSamples)
       this.emit(this.regions.length, windows);
@@ -192,14 +200,29 @@ export class SpeechWindower {
     const speechEndSample = Math.max(open.speechEndSample, speechStartSample);
     this.cutWhileTooLong(
       {
-        startSample: Math.max(open.startSample, this.clipSample),
-        endSample: speechEndSample,
-        speechStartSample,
-        speechEndSample,
+        ...this.withLeadingAudio({
+          startSample: Math.max(open.startSample, this.clipSample),
+          endSample: speechEndSample,
+          speechStartSample,
+          speechEndSample,
+        }),
         open: true,
       },
       windows,
     );
+  }
+
+  /** The first region of the recording starts at its first sample if it begins soon after it. */
+  private withLeadingAudio(region: SpeechRegion): SpeechRegion {
+    if (!this.keepsLeadingAudio() || this.regions.length > 0 || region.startSample > this.maxGapSamples) {
+      return region;
+    }
+    return { ...region, startSample: 0 };
+  }
+
+  /** Nothing of the recording has been handed out or cut yet: its start may join the first window. */
+  private keepsLeadingAudio(): boolean {
+    return this.windowsEmitted === 0 && this.clipSample === 0;
   }
 
   private cutWhileTooLong(open: WindowUnit | undefined, windows: SpeechWindow[]): void {
@@ -286,6 +309,7 @@ export class SpeechWindower {
     const last = regions.at(-1);
     if (!first || !last) return;
     for (const region of regions) this.speechSamples += region.endSample - region.startSample;
+    this.windowsEmitted += 1;
     windows.push({
       start: first.startSample / VAD_SAMPLE_RATE,
       end: last.endSample / VAD_SAMPLE_RATE,
@@ -313,7 +337,9 @@ export class SpeechWindower {
     const pending = this.finished
       ? this.samplesSeen
       : Math.max(this.clipSample, Math.min(this.detector.earliestPendingSample, this.samplesSeen));
-    const keepFrom = Math.min(this.regions[0]?.startSample ?? pending, pending);
+    let keepFrom = Math.min(this.regions[0]?.startSample ?? pending, pending);
+    // A first region may still start close enough to the beginning to take the audio before it.
+    if (this.keepsLeadingAudio() && keepFrom <= this.maxGapSamples) keepFrom = 0;
     this.audio.dropBefore(keepFrom);
     const dropFrames = Math.floor(keepFrom / VAD_FRAME_SAMPLES) - this.firstProbabilityFrame;
     if (dropFrames > 0) {
