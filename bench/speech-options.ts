@@ -47,7 +47,7 @@ const usage = `npm run bench:speech -- [options]   (or BENCH_* variables)
   --baseline             also score whisper.cpp as its CLI runs it (whole file, beam 5, no VAD) with the same normaliser (BENCH_BASELINE=1)
   --quick                two files per language, a 2-minute long recording (BENCH_QUICK=1)
   --repeat N             timed passes per file, the fastest counts (BENCH_REPEAT; default 1)
-  --no-tiny              skip the English model (tiny.en) on English (BENCH_TINY=0)
+  --no-tiny              skip tiny.en on English (BENCH_TINY=0)
   --no-peer              skip faster-whisper (BENCH_PEER=0; it is installed into .venv-bench/ from PyPI on first use)
   --busy-core            then run it all again with one core kept busy by \`yes\` (BENCH_BUSY_CORE=1)
   --english-model NAME   English model of the default choice (BENCH_ENGLISH_MODEL; default: the server's SPEECH_MODEL_EN)
@@ -55,8 +55,8 @@ const usage = `npm run bench:speech -- [options]   (or BENCH_* variables)
   --sample-seconds N     memory sampling period of the long recording (default 3)
   --label TEXT           tag of this run in the JSON file name (BENCH_LABEL)`;
 
-/** The server's SPEECH_MODEL_EN default (apps/server/src/config/config.ts). */
-const defaultEnglishModel = 'tiny.en-q8_0';
+/** English with the server's defaults (apps/server/src/config/config.ts: SPEECH_MODEL_EN unset). */
+const defaultEnglishModel = 'base-q8_0';
 
 /** The server's pool size rule (apps/server/src/config/config.ts): fill the cores, at most 4 threads each. */
 function serverPoolDefaults(): { workers: number; threadsPerWorker: number } {

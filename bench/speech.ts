@@ -27,6 +27,8 @@ import { readSpeechBenchOptions, type SpeechBenchOptions } from './speech-option
 import { preparePeer, runPeer } from './speech-peer.js';
 
 const defaultModel = 'base-q8_0';
+/** The English-only model measured beside base on English (--no-tiny skips it). */
+const tinyEnglishModel = 'tiny.en-q8_0';
 const quickFilesPerLanguage = 2;
 const mebibyte = 1024 * 1024;
 /** Clips of conversational speech (restarts, fillers, whispering), reported apart from read speech. */
@@ -477,8 +479,9 @@ async function main(): Promise<void> {
   const plan: { model: string; language: string; entries: ManifestEntry[] }[] = [];
   for (const [language, entries] of byLanguage) {
     plan.push({ model: defaultModel, language, entries });
-    if (language === 'en' && options.englishModel !== defaultModel && options.tinyEnglish)
-      plan.push({ model: options.englishModel, language, entries });
+    if (language !== 'en') continue;
+    const english = new Set([options.englishModel, ...(options.tinyEnglish ? [tinyEnglishModel] : [])]);
+    for (const model of english) if (model !== defaultModel) plan.push({ model, language, entries });
   }
 
   const quiet = await measure(plan, options, peerModels);
