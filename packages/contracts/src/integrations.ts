@@ -77,7 +77,8 @@ export const connectIntegrationRequestSchema = z
       .trim()
       .min(8, 'Paste the whole token')
       .max(4096, 'This is not a token')
-      .regex(/^\S+$/, 'A token has no spaces')
+      // Sent to the CRM in a header: visible ASCII only (a HubSpot or Pipedrive token is).
+      .regex(/^[!-~]+$/, 'A token has no spaces')
       .optional(),
   })
   .meta({ id: 'ConnectIntegrationRequest' });

@@ -61,12 +61,13 @@ function namesField(error: ErrorAnswer, request: SampleRequest, field: StringFie
     request.body?.kind === 'multipart' && field.location === 'body'
       ? ['body', 'query']
       : [locationNames[field.location]];
-  // A list sent as one value (`?fileIds=a`, one form field) is named without its index.
+  // A list sent as one value (`?fileIds=a`, one form field) is named with or without its index.
   const named = (error.details ?? []).some(
     (issue) =>
       locations.includes(issue.location) &&
       issue.path.length > 0 &&
-      issue.path.every((segment, index) => field.path[index] === segment),
+      (issue.path.every((segment, index) => field.path[index] === segment) ||
+        field.path.every((segment, index) => issue.path[index] === segment)),
   );
   const param = error.error?.param;
   return named || (param !== undefined && (param === field.path.join('.') || param === field.path[0]));
@@ -119,13 +120,9 @@ describe('control characters in every string parameter', () => {
       }
       const error = response.json<ErrorAnswer>();
       // Refused as the sample itself was, before the field is read (a licence key needed, the
-      // device page's session missing): nothing to name.
-      if (
-        response.statusCode === before.status &&
-        error.code === before.code &&
-        before.code !== 'VALIDATION_FAILED'
-      )
-        return;
+      // device page's session missing), or for a rule between fields the sample breaks (passConf
+      // equal to password, a country and its VAT fields): nothing to name.
+      if (response.statusCode === before.status && error.code === before.code) return;
       // A character no field holds is refused by name. A tab or a line break the document refuses
       // for a field of one line (an enum, an id's pattern) may be refused in the route's own words.
       if (!neverHeld.includes(character)) return;

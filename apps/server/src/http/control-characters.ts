@@ -78,12 +78,14 @@ export function refuseControlCharacters(value: unknown, location: ValidationIssu
 }
 
 /**
- * Checks every request before its route's schema does (and whether or not it has one): the path
- * parameters, the query, the headers and a parsed body. Bodies a handler reads itself (multipart,
- * the identity provider's forms) are checked where they are read.
+ * Checks every request after its route's schema (whether or not it has one) and before its
+ * handler: the path parameters, the query, the headers and a parsed body, as the schema left them
+ * (properties it does not declare are dropped, so what the document allows as extra stays
+ * allowed). Bodies a handler reads itself (multipart, the identity provider's forms) are checked
+ * where they are read.
  */
 export function registerControlCharacterRule(app: FastifyInstance): void {
-  app.addHook('preValidation', (request, _reply, done) => {
+  app.addHook('preHandler', (request, _reply, done) => {
     done(
       controlCharacterRefusal(
         [request.params, 'params'],
