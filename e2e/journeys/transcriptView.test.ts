@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { createVerifiedAccount } from '../support/accounts.js';
 import { journey } from '../support/journey.js';
-import { repoRoot } from '../support/paths.js';
+import { artifactsDir, repoRoot } from '../support/paths.js';
 import { signIn } from '../support/signIn.js';
 
 /** pyannote's tutorial sample: two speakers, a man and a woman, taking turns. */
@@ -105,6 +105,12 @@ describe('transcript view', () => {
       expect(vtt).toMatch(/^WEBVTT/);
       expect(vtt).toContain('<v Alice Martin>');
       expect(vtt).toContain('<v S2>');
+
+      // The page fits a phone: no sideways scrolling, the player and the turns on screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect.poll(() => horizontalOverflow(page), { timeout: 5_000 }).toBeLessThanOrEqual(0);
+      await mkdir(artifactsDir, { recursive: true });
+      await page.screenshot({ path: join(artifactsDir, 'transcript-view-phone.png') });
     },
     // Transcribed and diarized by the real engine on a machine the other journeys share.
     600_000,

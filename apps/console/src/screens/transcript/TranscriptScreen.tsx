@@ -171,7 +171,7 @@ function TranscriptBody({ fileId }: { fileId: string }) {
       )}
       <Card withBorder radius="md" padding="lg">
         <Text fz="xs" c="dimmed" mb="sm">
-          <span className={classes.low}>{t('screens.transcript.lowConfidenceSample')}</span>{' '}
+          <span className={classes.low}>{t('screens.transcript.lowConfidenceSample')}</span>
           {t('screens.transcript.lowConfidenceLegend', {
             threshold: Math.round(lowConfidenceThreshold * 100),
           })}
