@@ -88,7 +88,9 @@ describe('verbatim models', () => {
       /^ +tiny\.en-q8_0 +~43\.6 MB +English only +NOT INSTALLED, for en$/,
     );
     expect(lines.find((line) => line.includes(' large-v3-turbo '))).toMatch(/~1\.62 GB +multilingual$/);
-    expect(lines.filter((line) => /^[ *] {2}\S+ +~?[\d.]+ [KMG]?B /.test(line))).toHaveLength(33);
+    // 33 Whisper models and the 2 speaker diarization networks.
+    expect(lines.filter((line) => /^[ *] {2}\S+ +~?[\d.]+ [KMG]?B /.test(line))).toHaveLength(35);
+    expect(lines).toContain('   pyannote-segmentation-3.0  ~7.0 MB  NOT INSTALLED');
   });
 
   it('downloads a model with progress, then finds it installed', async () => {
