@@ -131,7 +131,7 @@ describe('submitted files', () => {
         });
         const dialog = uploadDialog(page);
         await expect
-          .poll(() => dialog.getByRole('textbox', { name: 'Language' }).inputValue())
+          .poll(() => dialog.getByRole('textbox', { name: 'Language' }).inputValue(), { timeout: 15_000 })
           .toBe('English');
         await dialog.locator('input[type="file"]').setInputFiles(silence);
         await dialog.getByRole('button', { name: 'Upload' }).click();
@@ -151,8 +151,10 @@ describe('submitted files', () => {
 
         // The same file picked again after the reload: the SHA-1 is remembered, the placeholder asked
         // where it stands, and the upload goes on from there.
+        // The field shows the code with a loader until the language list arrives (longer after a
+        // reload, which fetches the screen's chunks again).
         await expect
-          .poll(() => dialog.getByRole('textbox', { name: 'Language' }).inputValue())
+          .poll(() => dialog.getByRole('textbox', { name: 'Language' }).inputValue(), { timeout: 15_000 })
           .toBe('English');
         await dialog.locator('input[type="file"]').setInputFiles(silence);
         await dialog.getByRole('button', { name: 'Upload' }).click();
