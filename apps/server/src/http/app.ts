@@ -185,6 +185,10 @@ export async function buildApp(
     global: true,
     max: config.http.rateLimit.max,
     timeWindow: config.http.rateLimit.windowMs,
+    // The console's built assets are immutable files that a browser caches for a year; a first
+    // visit loads a screen's chunks as it opens, dozens of files, which must not use up the
+    // address's requests (an office behind one address, or one browser opening several screens).
+    allowList: (request) => request.url.startsWith('/assets/'),
     errorResponseBuilder: (_request, context) =>
       new AppError('RATE_LIMITED', `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} s.`),
   });
