@@ -24,6 +24,8 @@ export interface DocumentWithComponents extends DocumentPaths {
 
 const httpMethods = new Set(['get', 'put', 'post', 'delete', 'patch']);
 const rulePatterns = new Set(Object.values(textRules).map((rule) => rule.pattern.source));
+/** Patterns made by mergedPattern: they state a rule too (a component is reached from many operations). */
+const mergedPatterns = new Set<string>();
 const ruleOfParameter: Record<string, TextRule> = {
   path: textRuleOfLocation.params,
   query: textRuleOfLocation.query,
@@ -40,15 +42,47 @@ function isTextSchema(schema: Schema): boolean {
 function statesRule(schema: Schema): boolean {
   const parts = Array.isArray(schema.allOf) ? (schema.allOf as Schema[]) : [];
   return [schema, ...parts].some(
-    (part) => typeof part.pattern === 'string' && rulePatterns.has(part.pattern),
+    (part) =>
+      typeof part.pattern === 'string' &&
+      (rulePatterns.has(part.pattern) || mergedPatterns.has(part.pattern)),
   );
+}
+
+/**
+ * "Contains a character of [^A]" (a filled-text pattern) and the rule "only characters of [^B]" as
+ * one pattern, ^[^B]*[^AB][^B]*$: fuzzers generate strings for one pattern, but cannot merge two
+ * in allOf (schemathesis filtered nearly every value it made, or sent a body of another type).
+ */
+function mergedPattern(existing: string, rulePattern: string): string | undefined {
+  const contains = /^\[\^([^\]]*)\]$/.exec(existing);
+  const only = /^\^\[\^([^\]]*)\]\*\$$/.exec(rulePattern);
+  if (!contains || !only) return undefined;
+  const allowed = `[^${only[1]}]*`;
+  return `^${allowed}[^${contains[1]}${only[1]}]${allowed}$`;
+}
+
+/**
+ * An anchored pattern built only of literal characters, ranges of printable ones and escapes other
+ * than whitespace or code points matches no control character the rules refuse: it already states
+ * them, and a second pattern beside it would only make fuzzers filter out what they generate.
+ */
+function admitsNoControlCharacter(pattern: string, rule: TextRule): boolean {
+  const escapes = textRules[rule].pattern.test('\t') ? /\\[sSWDxu0cv]/ : /\\[sSWDxu0cvtnr]/;
+  return /^\^.*\$$/.test(pattern) && !/\[\^|(?<!\\)\./.test(pattern) && !escapes.test(pattern);
 }
 
 function addRule(schema: Schema, rule: TextRule): void {
   if (!isTextSchema(schema) || statesRule(schema)) return;
+  if (typeof schema.pattern === 'string' && admitsNoControlCharacter(schema.pattern, rule)) return;
   const pattern = textRules[rule].pattern.source;
   if (typeof schema.pattern !== 'string') schema.pattern = pattern;
-  else schema.allOf = [...(Array.isArray(schema.allOf) ? (schema.allOf as Schema[]) : []), { pattern }];
+  else {
+    const merged = mergedPattern(schema.pattern, pattern);
+    if (merged) {
+      mergedPatterns.add(merged);
+      schema.pattern = merged;
+    } else schema.allOf = [...(Array.isArray(schema.allOf) ? (schema.allOf as Schema[]) : []), { pattern }];
+  }
 }
 
 function walk(document: DocumentWithComponents, schema: unknown, rule: TextRule, seen: Set<unknown>): void {
