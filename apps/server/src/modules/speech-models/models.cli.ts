@@ -160,6 +160,23 @@ async function listModels(speech: SpeechModelsConfig, print: (text: string) => v
   print('Download one with: verbatim models download <name>');
 }
 
+/** What both downloads (Whisper models and diarization networks) say as they start and go on. */
+function reportDownload(
+  output: ModelsCliOutput,
+  progress: ReturnType<typeof progressReporter>,
+  approximateBytes: number,
+) {
+  return {
+    onStart: ({ url, resumingFrom, total }: { url: string; resumingFrom: number; total?: number | null }) => {
+      if (resumingFrom > 0)
+        output.print(`Resuming the earlier download from ${formatBytes(resumingFrom)} (${url})`);
+      else output.print(`From ${url}`);
+      progress.start(resumingFrom, total ?? approximateBytes);
+    },
+    onProgress: (received: number) => progress.update(received),
+  };
+}
+
 async function download(speech: SpeechModelsConfig, name: string, output: ModelsCliOutput): Promise<void> {
   const entry = requireCatalogueModel(name);
   output.print(`Downloading ${name} (~${formatBytes(entry.approximateBytes)}) into ${speech.modelsDir}`);
@@ -169,13 +186,7 @@ async function download(speech: SpeechModelsConfig, name: string, output: Models
     baseUrl: speech.downloadBaseUrl,
     modelsDir: speech.modelsDir,
     signal: output.signal,
-    onStart: ({ url, resumingFrom, total }) => {
-      if (resumingFrom > 0)
-        output.print(`Resuming the earlier download from ${formatBytes(resumingFrom)} (${url})`);
-      else output.print(`From ${url}`);
-      progress.start(resumingFrom, total ?? entry.approximateBytes);
-    },
-    onProgress: (received) => progress.update(received),
+    ...reportDownload(output, progress, entry.approximateBytes),
   }).finally(() => progress.stop());
   const { info } = result;
   if (result.alreadyInstalled) {
@@ -207,13 +218,7 @@ async function downloadDiarization(
     name,
     modelsDir: speech.modelsDir,
     signal: output.signal,
-    onStart: ({ url, resumingFrom, total }) => {
-      if (resumingFrom > 0)
-        output.print(`Resuming the earlier download from ${formatBytes(resumingFrom)} (${url})`);
-      else output.print(`From ${url}`);
-      progress.start(resumingFrom, total ?? entry.approximateBytes);
-    },
-    onProgress: (received) => progress.update(received),
+    ...reportDownload(output, progress, entry.approximateBytes),
   }).finally(() => progress.stop());
   if (result.alreadyInstalled) {
     output.print(`${name} is already installed: ${result.path}`);
