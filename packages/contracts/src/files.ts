@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiErrorSchema } from './errors.js';
+import { checkRawAudioOptions, rawAudioQueryFields } from './raw-audio.js';
 import { crmDeliveryKinds, sendToCrmRequestSchema } from './integrations.js';
 import {
   checkDiarizationOptions,
@@ -429,8 +430,10 @@ export const createTranscriptJobQuerySchema = z
     crmTaskSubject: z.string().trim().min(1).max(200).optional(),
     crmTaskDueAt: z.iso.datetime({ offset: true }).optional(),
     ...diarizationQueryFields,
+    ...rawAudioQueryFields,
   })
-  .superRefine(checkDiarizationOptions);
+  .superRefine(checkDiarizationOptions)
+  .superRefine(checkRawAudioOptions);
 export type CreateTranscriptJobQuery = z.input<typeof createTranscriptJobQuerySchema>;
 
 /** `GET /transcripts/jobs/{id}?format=`: json gives the job; text, srt or vtt the transcript once done. */

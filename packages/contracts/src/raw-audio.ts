@@ -72,10 +72,16 @@ export function checkRawAudioOptions(value: RawAudioOptions, context: z.Refineme
   }
 }
 
+/** A headerless recording's format as it is kept with a queued job (and read back by the worker). */
+export const rawPcmFormatSchema = z.object({
+  encoding: pcmEncodingSchema,
+  sampleRate: pcmSampleRateSchema,
+  channels: z.number().int().min(1).max(maxPcmChannels),
+});
+export type RawPcmFormat = z.infer<typeof rawPcmFormatSchema>;
+
 /** What the engine is told about a headerless recording; undefined for a recording with a header. */
-export function rawPcmFormatOf(
-  options: RawAudioOptions,
-): { encoding: PcmEncoding; sampleRate: number; channels: number } | undefined {
+export function rawPcmFormatOf(options: RawAudioOptions): RawPcmFormat | undefined {
   if (options.encoding === undefined || options.sampleRate === undefined) return undefined;
   return { encoding: options.encoding, sampleRate: options.sampleRate, channels: options.channels ?? 1 };
 }

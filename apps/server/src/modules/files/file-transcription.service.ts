@@ -11,7 +11,7 @@ import type { UsageMeter } from '../credits/usage-meter.js';
 import type { SpeakerLabelling } from '../transcripts/speaker-labelling.js';
 import { recordingKey, transcriptKey } from './file-keys.js';
 import { transcribeFileJob } from './files.jobs.js';
-import { FilesRepository, type FileRow } from './files.repository.js';
+import { FilesRepository, rawPcmOf, type FileRow } from './files.repository.js';
 import type { WebhooksService } from './webhooks.service.js';
 
 export interface FileTranscriptionOptions {
@@ -214,7 +214,8 @@ export class FileTranscriptionService {
     try {
       const admission = engine.admit();
       try {
-        const probe = await engine.probe(copy.path, signal);
+        const rawPcm = rawPcmOf(file);
+        const probe = await engine.probe(copy.path, signal, rawPcm);
         onProgress(0, probe.durationSeconds);
         if (probe.durationSeconds > 0) {
           await meter.assertAffordable({
@@ -224,11 +225,13 @@ export class FileTranscriptionService {
             seconds: probe.durationSeconds,
           });
         }
-        return await speakerLabelling.transcribe(copy.path, probe, diarizationOf(file), signal, () =>
+        const recording = { filePath: copy.path, probe, ...(rawPcm ? { rawPcm } : {}) };
+        return await speakerLabelling.transcribe(recording, diarizationOf(file), signal, () =>
           engine.transcribeFile(
             copy.path,
             {
               ...(language ? { language } : {}),
+              ...(rawPcm ? { rawPcm } : {}),
               signal,
               onProgress: (fraction) => onProgress(fraction, probe.durationSeconds),
             },

@@ -1,10 +1,20 @@
-import type { DiarizationRequest, SendToCrmRequest } from '@verbatim/contracts';
+import {
+  rawPcmFormatSchema,
+  type DiarizationRequest,
+  type RawPcmFormat,
+  type SendToCrmRequest,
+} from '@verbatim/contracts';
 import type { SubmittedFile, TranscriptStatus, WebhookStatus } from '@verbatim/contracts';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { SubmittedFilesTable } from './files.tables.js';
 
 export type FileRow = Selectable<SubmittedFilesTable>;
+
+/** What a headerless recording's bytes are, as its job said; undefined: the recording has a header. */
+export function rawPcmOf(file: FileRow): RawPcmFormat | undefined {
+  return file.raw_pcm ? rawPcmFormatSchema.parse(JSON.parse(file.raw_pcm)) : undefined;
+}
 
 export interface NewFile {
   id: string;
@@ -20,6 +30,8 @@ export interface NewFile {
   crmRequest?: SendToCrmRequest | null;
   /** Who speaks when is asked for (with these counts); null: not diarized. */
   diarization?: DiarizationRequest | null;
+  /** What the bytes of a headerless recording are; null: the recording has a header. */
+  rawPcm?: RawPcmFormat | null;
 }
 
 /** The files of every account; every read by id takes the owner, so no one reaches another's file. */
@@ -62,6 +74,7 @@ export class FilesRepository {
         callback_url: file.callbackUrl,
         crm_request: file.crmRequest ? JSON.stringify(file.crmRequest) : null,
         diarization: file.diarization ? JSON.stringify(file.diarization) : null,
+        raw_pcm: file.rawPcm ? JSON.stringify(file.rawPcm) : null,
         claim: null,
         heartbeat_at: null,
         upload_lock: null,

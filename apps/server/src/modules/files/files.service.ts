@@ -18,7 +18,8 @@ import { AppError } from '../../errors/app-error.js';
 import type { Db } from '../../platform/db/database.js';
 import type { FileStorage } from '../../platform/storage/file-storage.js';
 import { recordingKey, transcriptKey } from './file-keys.js';
-import { FilesRepository, toSubmittedFile, type FileRow } from './files.repository.js';
+import { FilesRepository, rawPcmOf, toSubmittedFile, type FileRow } from './files.repository.js';
+import { wavHeader, wavRange } from './raw-pcm-wav.js';
 import type { RecordingAudioUrls } from './recording-audio-url.js';
 import { withSpeakerNames } from './speaker-names.js';
 
@@ -140,16 +141,21 @@ export class FilesService {
     const key = recordingKey(row.account_id, row.id);
     const size = row.is_completed ? await this.options.storage.size(key) : undefined;
     if (size === undefined) throw new AppError('NOT_FOUND', 'This file has no uploaded recording.');
+    const open = async (start: number, end: number): Promise<Readable> => {
+      // A local store answers its own file; another store a temporary copy, removed once read.
+      const copy = await this.options.storage.localCopy(key);
+      const stream = createReadStream(copy.path, { start, end });
+      stream.once('close', () => void copy.release());
+      return stream;
+    };
+    const rawPcm = rawPcmOf(row);
+    if (!rawPcm) return { mediaType: row.media_type, size, open };
+    // Headerless samples are played as the WAV file they make with a header.
+    const header = wavHeader(rawPcm, size);
     return {
-      mediaType: row.media_type,
-      size,
-      open: async (start, end) => {
-        // A local store answers its own file; another store a temporary copy, removed once read.
-        const copy = await this.options.storage.localCopy(key);
-        const stream = createReadStream(copy.path, { start, end });
-        stream.once('close', () => void copy.release());
-        return stream;
-      },
+      mediaType: 'audio/wav',
+      size: header.length + size,
+      open: (start, end) => wavRange(header, start, end, open),
     };
   }
 

@@ -33,6 +33,8 @@ export interface SubmittedFilesTable {
   crm_request: string | null;
   /** The DiarizationRequest (JSON) of an upload that asked who speaks when; null: not diarized. */
   diarization: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Headerless PCM's format (RawPcmFormat as JSON); null: the recording has a header. */
+  raw_pcm: ColumnType<string | null, string | null | undefined, string | null>;
   /** Names given to the transcript's speakers (`{"S1": "Anna"}` as JSON); null: none. */
   speaker_names: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -7,6 +7,7 @@ import {
   sendToCrmRequestSchema,
   type SendToCrmRequest,
   maxUploadBytes,
+  rawPcmFormatOf,
   transcriptJobQuerySchema,
   transcriptJobSchema,
 } from '@verbatim/contracts';
@@ -54,7 +55,7 @@ export function transcriptJobsRoutes(
           tags: ['transcription'],
           summary: 'Queue a transcription job',
           description:
-            'Send the recording as the body (audio/*, video/* or application/octet-stream), as multipart/form-data in the field `file`, or give an https `url` to fetch it from (with an empty body). Options come as query parameters (or form fields). The answer (202) is the job; poll `GET /transcripts/jobs/{id}` or give a `webhookUrl`, called (signed, Standard Webhooks) when the transcript is done or failed. With `diarize=true` (and optionally `speakers`, or `minSpeakers`/`maxSpeakers`) the transcript tells who speaks when, as in `POST /transcripts` (503 SPEECH_UNAVAILABLE at once without the diarization models). Charged at the HTTP API price once the transcript is done (diarization costs nothing more); a recording the credit cannot cover fails with "Insufficient credit" before any work.',
+            'Send the recording as the body (audio/*, video/* or application/octet-stream), as multipart/form-data in the field `file`, or give an https `url` to fetch it from (with an empty body). Options come as query parameters (or form fields). Headerless PCM (raw samples) is read when `encoding` and `sampleRate` (and `channels`) say what it is, e.g. `?encoding=s16le&sampleRate=8000`; the format is kept with the job. The answer (202) is the job; poll `GET /transcripts/jobs/{id}` or give a `webhookUrl`, called (signed, Standard Webhooks) when the transcript is done or failed. With `diarize=true` (and optionally `speakers`, or `minSpeakers`/`maxSpeakers`) the transcript tells who speaks when, as in `POST /transcripts` (503 SPEECH_UNAVAILABLE at once without the diarization models). Charged at the HTTP API price once the transcript is done (diarization costs nothing more); a recording the credit cannot cover fails with "Insufficient credit" before any work.',
           security: publicApiSecurity,
           querystring: createTranscriptJobQuerySchema,
           response: { 202: transcriptJobSchema, '4xx': apiErrorSchema },
@@ -102,6 +103,7 @@ export function transcriptJobsRoutes(
             callbackUrl: webhookUrl,
             crm,
             diarization: diarize ? { diarize, speakers, minSpeakers, maxSpeakers } : undefined,
+            rawPcm: rawPcmFormatOf(options.data),
           });
           return await reply.code(202).send(await files.job(caller.accountId, file.id));
         } finally {

@@ -10,7 +10,7 @@ import {
 } from '@verbatim/contracts';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { createRecordingRequestSchema } from '@verbatim/contracts';
+import type { createRecordingRequestSchema, RawPcmFormat } from '@verbatim/contracts';
 import { AppError } from '../../errors/app-error.js';
 import { newId } from '../../lib/ids.js';
 import type { Db } from '../../platform/db/database.js';
@@ -212,6 +212,8 @@ export class UploadsService {
       callbackUrl?: string | undefined;
       crm?: SendToCrmRequest | undefined;
       diarization?: AskedDiarization | undefined;
+      /** Headerless PCM: what its bytes are (the worker cannot tell). */
+      rawPcm?: RawPcmFormat | undefined;
     },
   ): Promise<FileRow> {
     if (metadata.crm) await this.#assertCrmTarget(caller.accountId, metadata.crm);
@@ -236,6 +238,7 @@ export class UploadsService {
       callbackUrl: metadata.callbackUrl ?? null,
       crmRequest: metadata.crm ?? null,
       diarization,
+      rawPcm: metadata.rawPcm ?? null,
     });
     const key = recordingKey(row.account_id, row.id);
     const written = await this.options.storage.writeFrom(key, 0, createReadStream(localPath), {

@@ -8,8 +8,9 @@ import {
   transcriptJobSchema,
   transcriptSchema,
   type FileTranscript,
+  type TranscriptJob,
 } from '@verbatim/contracts';
-import { sharedModelsDir, testdataFile } from '@verbatim/speech/test-support';
+import { createMediaScratch, sharedModelsDir, testdataFile } from '@verbatim/speech/test-support';
 import srtParser from 'srt-parser-2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
@@ -65,13 +66,34 @@ describe(
       return { headers: bearer(await signIn(runtime, account.email)), accountId: account.id };
     }
 
-    function transcribe(caller: Caller, query: string) {
+    /** POST /transcripts`path` (a job with `/jobs…`) with a recording, the sample by default. */
+    function transcribe(caller: Caller, path: string, body = recording, contentType = 'audio/wav') {
       return runtime.app.inject({
         method: 'POST',
-        url: `/api/v1/transcripts${query}`,
-        headers: { ...caller.headers, 'content-type': 'audio/wav' },
-        payload: recording,
+        url: `/api/v1/transcripts${path}`,
+        headers: { ...caller.headers, 'content-type': contentType },
+        payload: body,
       });
+    }
+
+    /** The job once its transcription has ended, done or failed. */
+    async function jobWhenFinished(caller: Caller, fileId: string): Promise<TranscriptJob> {
+      let last: TranscriptJob | undefined;
+      await waitFor(
+        async () => {
+          const read = await runtime.app.inject({
+            method: 'GET',
+            url: `/api/v1/transcripts/jobs/${fileId}`,
+            headers: caller.headers,
+          });
+          last = transcriptJobSchema.parse(read.json());
+          return last.transcriptStatus === 'done' || last.transcriptStatus === 'processing_failed';
+        },
+        'the job',
+        240_000,
+      );
+      if (!last) throw new Error('no job read');
+      return last;
     }
 
     beforeAll(async () => {
@@ -179,29 +201,88 @@ describe(
       expect(upload.json<{ code: string }>().code).toBe('VALIDATION_FAILED');
     });
 
+    it('headerless PCM is diarized too, on POST /transcripts and as a job that keeps its format', async () => {
+      const scratch = createMediaScratch('verbatim-raw-pcm-diarize-');
+      try {
+        const raw = (encoding: 's16le' | 'f32le') =>
+          readFile(
+            scratch.ffmpeg(
+              ['-i', twoSpeakers, '-ar', '16000', '-ac', '1', '-f', encoding],
+              `two.${encoding}`,
+            ),
+          );
+        const s16 = await raw('s16le');
+        const direct = await transcribe(
+          alice,
+          '?language=en&diarize=true&speakers=2&encoding=s16le&sampleRate=16000',
+          s16,
+          'application/octet-stream',
+        );
+        expect(direct.statusCode, direct.body).toBe(200);
+        const transcript = transcriptSchema.parse(direct.json());
+        expectSpeakersConsistent(transcript);
+        expect(transcript.duration).toBeCloseTo(s16.length / 2 / 16_000, 2);
+
+        const job = (query: string, body: Buffer) =>
+          transcribe(alice, `/jobs${query}`, body, 'application/octet-stream');
+        const missing = await job('?language=en&encoding=s16le', s16);
+        expect(missing.statusCode).toBe(400);
+        expect(missing.json<{ details?: { path: string[] }[] }>().details?.[0]?.path).toEqual(['sampleRate']);
+
+        const f32 = await raw('f32le');
+        const created = await job('?language=en&diarize=true&encoding=f32le&sampleRate=16000', f32);
+        expect(created.statusCode, created.body).toBe(202);
+        const done = await jobWhenFinished(alice, transcriptJobSchema.parse(created.json()).id);
+        expect(done.transcriptStatus, done.failureReason ?? '').toBe('done');
+        expect(done.transcript?.duration).toBeCloseTo(f32.length / 4 / 16_000, 2);
+        expectSpeakersConsistent(fileTranscriptSchema.parse(done.transcript));
+        // The transcript page's player gets the samples as a WAV file (a player cannot play raw PCM).
+        const signed = recordingAudioUrlSchema.parse(
+          (
+            await runtime.app.inject({
+              method: 'POST',
+              url: `/api/v1/files/third-party/${done.id}/audio-url`,
+              headers: alice.headers,
+            })
+          ).json(),
+        );
+        const address = new URL(signed.url);
+        const played = await runtime.app.inject({
+          method: 'GET',
+          url: `${address.pathname}${address.search}`,
+        });
+        expect(played.statusCode).toBe(200);
+        expect(played.headers['content-type']).toBe('audio/wav');
+        expect(played.rawPayload.length).toBe(44 + f32.length);
+        expect(played.rawPayload.subarray(0, 4).toString('ascii')).toBe('RIFF');
+        expect(played.rawPayload.readUInt16LE(20)).toBe(3);
+        expect(played.rawPayload.subarray(44).equals(f32)).toBe(true);
+        const tail = await runtime.app.inject({
+          method: 'GET',
+          url: `${address.pathname}${address.search}`,
+          headers: { range: 'bytes=40-99' },
+        });
+        expect(tail.statusCode).toBe(206);
+        expect(tail.headers['content-range']).toBe(`bytes 40-99/${44 + f32.length}`);
+        expect(tail.rawPayload.subarray(4).equals(f32.subarray(0, 56))).toBe(true);
+
+        // The same bytes without their format: the worker cannot read them, and says so.
+        const unstated = await job('?language=en&fileName=unstated.raw', s16);
+        expect(unstated.statusCode, unstated.body).toBe(202);
+        const failed = await jobWhenFinished(alice, transcriptJobSchema.parse(unstated.json()).id);
+        expect(failed.transcriptStatus).toBe('processing_failed');
+        expect(failed.failureReason).toBe('Not an audio or video file');
+      } finally {
+        scratch.dispose();
+      }
+    });
+
     it('a diarized job: its transcript, renamed speakers in every download, an audio address that seeks; all the owner’s only', async () => {
-      const created = await runtime.app.inject({
-        method: 'POST',
-        url: '/api/v1/transcripts/jobs?language=en&diarize=true&maxSpeakers=4',
-        headers: { ...alice.headers, 'content-type': 'audio/wav' },
-        payload: recording,
-      });
+      const created = await transcribe(alice, '/jobs?language=en&diarize=true&maxSpeakers=4');
       expect(created.statusCode, created.body).toBe(202);
       const fileId = transcriptJobSchema.parse(created.json()).id;
-      await waitFor(
-        async () => {
-          const job = await runtime.app.inject({
-            method: 'GET',
-            url: `/api/v1/transcripts/jobs/${fileId}`,
-            headers: alice.headers,
-          });
-          const status = transcriptJobSchema.parse(job.json()).transcriptStatus;
-          if (status === 'processing_failed') throw new Error(job.body);
-          return status === 'done';
-        },
-        'the diarized job',
-        240_000,
-      );
+      const job = await jobWhenFinished(alice, fileId);
+      expect(job.transcriptStatus, job.failureReason ?? '').toBe('done');
       const read = (caller: Caller) =>
         runtime.app.inject({
           method: 'GET',

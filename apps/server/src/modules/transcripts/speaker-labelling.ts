@@ -4,17 +4,26 @@ import {
   decodeAudio,
   openSpeakerDiarizer,
   type MediaProbe,
+  type RawPcmFormat,
   type SpeakerDiarizer,
   type SpeakerTurn,
   type Transcript,
 } from '@verbatim/speech';
 
+/** A recording to transcribe: its file, its probe, and the format of its bytes if it is headerless PCM. */
+export interface LabelledRecording {
+  filePath: string;
+  probe: MediaProbe;
+  rawPcm?: RawPcmFormat;
+}
+
 /** 16 kHz mono float32 of the whole recording: what the diarizer reads. */
-async function decodeWhole(filePath: string, probe: MediaProbe, signal?: AbortSignal): Promise<Float32Array> {
+async function decodeWhole(recording: LabelledRecording, signal?: AbortSignal): Promise<Float32Array> {
   const chunks: Float32Array[] = [];
   let length = 0;
-  for await (const chunk of decodeAudio(filePath, {
-    expectedDurationSeconds: probe.durationSeconds,
+  for await (const chunk of decodeAudio(recording.filePath, {
+    expectedDurationSeconds: recording.probe.durationSeconds,
+    ...(recording.rawPcm ? { rawPcm: recording.rawPcm } : {}),
     ...(signal ? { signal } : {}),
   })) {
     chunks.push(chunk);
@@ -59,8 +68,7 @@ export class SpeakerLabelling {
    * missing models reported) before any transcription starts.
    */
   async transcribe(
-    filePath: string,
-    probe: MediaProbe,
+    recording: LabelledRecording,
     diarization: DiarizationRequest | undefined,
     signal: AbortSignal | undefined,
     transcribe: () => Promise<Transcript>,
@@ -68,7 +76,7 @@ export class SpeakerLabelling {
     if (!diarization) return transcribe();
     const diarizer = await this.ready();
     const turns = async (): Promise<SpeakerTurn[]> => {
-      const samples = await decodeWhole(filePath, probe, signal);
+      const samples = await decodeWhole(recording, signal);
       return diarizer.diarize(samples, { ...diarization, ...(signal ? { signal } : {}) });
     };
     const [transcript, found] = await Promise.all([transcribe(), turns()]);

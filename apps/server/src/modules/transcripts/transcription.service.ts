@@ -65,9 +65,13 @@ export class TranscriptionService {
             seconds: probe.durationSeconds,
           });
         }
-        const transcript = await this.labelling.transcribe(
-          request.filePath,
+        const recording = {
+          filePath: request.filePath,
           probe,
+          ...(request.rawPcm ? { rawPcm: request.rawPcm } : {}),
+        };
+        const transcript = await this.labelling.transcribe(
+          recording,
           request.diarization,
           request.signal,
           () =>

@@ -10,6 +10,7 @@ import * as m0008 from './0008_licences.js';
 import * as m0009 from './0009_crm_integrations.js';
 import * as m0011 from './0011_crm_upload_requests_and_text_deliveries.js';
 import * as m0012 from './0012_speaker_diarization.js';
+import * as m0013 from './0013_headerless_pcm_jobs.js';
 
 /**
  * Every migration, in the order it runs. Append-only: never edit or remove an entry once it has
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009_crm_integrations': m0009,
   '0011_crm_upload_requests_and_text_deliveries': m0011,
   '0012_speaker_diarization': m0012,
+  '0013_headerless_pcm_jobs': m0013,
 };
