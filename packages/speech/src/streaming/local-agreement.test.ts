@@ -3,6 +3,7 @@ import {
   agreedPrefixLength,
   continueSettled,
   settleAgreed,
+  withoutRepeatedLead,
   wordsBeforePause,
   type TimedWord,
 } from './local-agreement.js';
@@ -70,5 +71,22 @@ describe('local agreement', () => {
     expect(wordsBeforePause(long, 2.4)).toBe(5);
     expect(wordsBeforePause(heard, 5)).toBe(5);
     expect(wordsBeforePause(heard, 0)).toBe(0);
+  });
+
+  it('drops the end of a final said again at the start of the words after it, and only that', () => {
+    // "…de Buenos Aires." became final (0–2.3 s); the next decode's words start at 2.2 s.
+    const final = words('en la ciudad de Buenos Aires.');
+    const repeated = words('de Buenos Aires y después fuimos', 2.2);
+    expect(withoutRepeatedLead(final, repeated).map((word) => word.text)).toEqual(['y', 'después', 'fuimos']);
+    // Case and punctuation do not hide a repetition; the longest run wins.
+    expect(withoutRepeatedLead(final, words('Buenos, Aires y', 2.2)).map((word) => word.text)).toEqual(['y']);
+    // One word again: whisper's only when placed on the final's last word (2.0–2.3 s), else the speaker's.
+    expect(withoutRepeatedLead(final, words('Aires y después', 2.2))).toHaveLength(2);
+    expect(withoutRepeatedLead(final, words('Aires y después', 2.6))).toHaveLength(3);
+    // Words that only look alike further on, or a phrase that begins differently, stay.
+    expect(withoutRepeatedLead(final, words('y después Buenos Aires', 2.2))).toHaveLength(4);
+    // A repetition said long after the final is the speaker's, not whisper's.
+    expect(withoutRepeatedLead(final, words('Aires otra vez', 4))).toHaveLength(3);
+    expect(withoutRepeatedLead([], repeated)).toEqual(repeated);
   });
 });

@@ -87,6 +87,33 @@ export function wordsBeforePause(words: readonly TimedWord[], seconds: number): 
   return before;
 }
 
+/** The longest repetition looked for at the seam between a final and the words after it. */
+const maxRepeatedWords = 5;
+/** A repetition counts only when the new words start this soon after the final's last word (seconds). */
+const repetitionSeconds = 1;
+
+/**
+ * The words of a decode that follows a final, without the final's last words said again at their
+ * start. A decode that starts right after a final, with the final's text as its prompt, sometimes
+ * begins by repeating the prompt's end (whisper continuing the text it was given rather than the
+ * audio); as in whisper_streaming, the longest run of 2–5 leading words equal to the final's last
+ * words is dropped when it starts within a second of the final's end (a single word only when it
+ * overlaps the final's last word in time).
+ */
+export function withoutRepeatedLead(final: readonly TimedWord[], words: readonly TimedWord[]): TimedWord[] {
+  const last = final[final.length - 1];
+  const first = words[0];
+  if (!last || !first || first.start - last.end > repetitionSeconds) return [...words];
+  // One word said again may be the speaker's ("…said no. No, I…"): only when whisper placed it
+  // on the final's own last word.
+  const fewest = first.start < last.end + timeTolerance ? 1 : 2;
+  for (let count = Math.min(maxRepeatedWords, final.length, words.length); count >= fewest; count -= 1) {
+    const tail = final.slice(final.length - count);
+    if (agreedPrefixLength(tail, words) === count) return words.slice(count);
+  }
+  return [...words];
+}
+
 export function joinWords(words: readonly TimedWord[]): string {
   return words
     .map((word) => word.text)

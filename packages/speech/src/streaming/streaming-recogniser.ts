@@ -5,7 +5,13 @@ import type { TranscriptSegment } from '../transcript.js';
 import { RetainedAudio } from '../vad/retained-audio.js';
 import { VAD_FRAME_SAMPLES, type VadStream } from '../vad/silero-vad.js';
 import { ENDPOINT_SILENCE_MS, SpeechDetector, type SpeechRegion } from '../vad/speech-detector.js';
-import { continueSettled, joinWords, settleAgreed, type TimedWord } from './local-agreement.js';
+import {
+  continueSettled,
+  joinWords,
+  settleAgreed,
+  withoutRepeatedLead,
+  type TimedWord,
+} from './local-agreement.js';
 
 const sampleRate = 16_000;
 /** Silence after which the utterance is decoded at once, ahead of a possible endpoint (seconds). */
@@ -214,6 +220,8 @@ export class StreamingRecogniser {
   #language: string | undefined;
   /** The text of the finals so far (the tail is the next prompt). */
   #previousText = '';
+  /** The words of the last final: a decode after it must not begin by saying them again. */
+  #finalWords: TimedWord[] = [];
   #paragraph = { id: 0, text: '' };
   /** The paragraph's last message was a partial with words: a final must replace it. */
   #partialShown = false;
@@ -553,8 +561,8 @@ export class StreamingRecogniser {
     // Words placed at the very end of the audio were heard in the silent margin of the encoder's
     // context, not in the audio (whisper repeating the utterance there).
     const audioEnd = (startSample + samples.length) / sampleRate;
-    const words = result.segments.filter((segment) => segment.start < audioEnd - 0.05).flatMap(wordsOf);
-    return { words, language: result.language };
+    const heard = result.segments.filter((segment) => segment.start < audioEnd - 0.05).flatMap(wordsOf);
+    return { words: withoutRepeatedLead(this.#finalWords, heard), language: result.language };
   }
 
   /**
@@ -687,10 +695,10 @@ export class StreamingRecogniser {
     if (this.#language === undefined && words.length > 0) this.#language = language;
     // Words settled by partials begin the final only where partials decode as finals do (greedy):
     // a final decoded with a beam is more accurate than the greedy words partials agreed on.
-    const text = joinWords(
-      this.#partialsDecodeAsFinals() ? continueSettled(utterance.settled, words) : words,
-    );
+    const finalWords = this.#partialsDecodeAsFinals() ? continueSettled(utterance.settled, words) : words;
+    const text = joinWords(finalWords);
     if (text) {
+      this.#finalWords = finalWords;
       this.#previousText = `${this.#previousText} ${text}`.slice(-1000).trim();
       this.#paragraph.text = joinText(this.#paragraph.text, text);
     }
