@@ -24,6 +24,7 @@ import {
   type SpeakerTurn,
 } from '@verbatim/speech';
 import { decodedRecording, repoRoot, sharedModelsDir, testdataDir } from '@verbatim/speech/test-support';
+import { speechPoolSize } from '../apps/server/src/config/config.js';
 
 const usage = `npm run bench:diarization -- [options]
   --python PATH        Python with pyannote.metrics (run.sh passes its venv's)
@@ -65,8 +66,10 @@ const tuning: Partial<DiarizationTuning> = {
 const threads = Number(values.threads ?? 1);
 const datasetDir = path.join(testdataDir, 'diarization');
 const resultsDir = path.join(repoRoot, 'bench/results/diarization', values.label ?? 'latest');
-/** The server's defaults: English recordings go to tiny.en, others to base (apps/server config). */
-const englishModel = 'tiny.en-q8_0';
+/** The server's defaults (apps/server config, SPEECH_MODEL_EN unset): base for every language. */
+const englishModel = 'base-q8_0';
+/** The server's recogniser pool for this machine (SPEECH_WORKERS and SPEECH_THREADS unset). */
+const pool = speechPoolSize(undefined, undefined);
 const mebibyte = 1024 * 1024;
 
 interface FileRun {
@@ -186,8 +189,8 @@ async function main(): Promise<void> {
         modelsDir: sharedModelsDir,
         defaultModel: 'base-q8_0',
         modelByLanguage: { en: englishModel },
-        workers: 1,
-        threadsPerWorker: Math.max(1, Math.min(4, os.availableParallelism())),
+        workers: pool.workers,
+        threadsPerWorker: pool.threadsPerWorker,
         queueLimit: 100,
         maxDurationSeconds: 3600,
       });
@@ -271,6 +274,23 @@ async function main(): Promise<void> {
     diarizeCpuPerAudioSecond: round(sum((run) => run.diarizeCpuSeconds) / audio),
     transcribeCpuPerAudioSecond: engine ? round(sum((run) => run.transcribeCpuSeconds) / audio) : undefined,
     bothRtf: engine ? round(sum((run) => run.bothSeconds) / audio) : undefined,
+    // The target: what diarization adds to a file's transcription time, in total and at worst.
+    addedInTotal: engine
+      ? percent(
+          sum((run) => run.bothSeconds) - sum((run) => run.transcribeSeconds),
+          sum((run) => run.transcribeSeconds),
+        )
+      : undefined,
+    addedAtWorst: engine
+      ? percent(
+          Math.max(
+            ...runs.map(
+              (run) => ((run.bothSeconds ?? 0) - (run.transcribeSeconds ?? 0)) / (run.transcribeSeconds ?? 1),
+            ),
+          ),
+          1,
+        )
+      : undefined,
     modelLoadSeconds: round(opened.seconds, 2),
     peakRssMiB: Math.round(peakRss / mebibyte),
     load: load(),

@@ -1,8 +1,8 @@
 // Options of the speech benchmark (bench/speech.ts): flags first, then BENCH_* environment
 // variables, then the server's own defaults for this machine, so that a plain run measures what
 // production would do and tuning runs change one thing at a time.
-import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { speechPoolSize } from '../apps/server/src/config/config.js';
 
 export interface SpeechBenchOptions {
   workers: number;
@@ -58,13 +58,6 @@ const usage = `npm run bench:speech -- [options]   (or BENCH_* variables)
 /** English with the server's defaults (apps/server/src/config/config.ts: SPEECH_MODEL_EN unset). */
 const defaultEnglishModel = 'base-q8_0';
 
-/** The server's pool size rule (apps/server/src/config/config.ts): fill the cores, at most 4 threads each. */
-function serverPoolDefaults(): { workers: number; threadsPerWorker: number } {
-  const cores = os.availableParallelism();
-  const threadsPerWorker = Math.max(1, Math.min(4, cores));
-  return { workers: Math.max(1, Math.floor(cores / threadsPerWorker)), threadsPerWorker };
-}
-
 function positiveInteger(name: string, value: string | undefined, fallback: number, min = 1): number {
   if (value === undefined || value.trim() === '') return fallback;
   const parsed = Number(value);
@@ -116,7 +109,8 @@ export function readSpeechBenchOptions(
     console.log(usage);
     process.exit(0);
   }
-  const pool = serverPoolDefaults();
+  // The server's pool rule for this machine (SPEECH_WORKERS and SPEECH_THREADS unset).
+  const pool = speechPoolSize(undefined, undefined);
   const quick = flagOrEnv(values.quick, env.BENCH_QUICK);
   const languages = (values.languages ?? env.BENCH_LANGUAGES ?? '')
     .split(',')

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, speechPoolSize } from './config.js';
 
 describe('loadConfig', () => {
   it('serves on port 8080 with PGlite and an outbox folder under ./data by default', () => {
@@ -230,5 +230,20 @@ describe('loadConfig: CRM integrations', () => {
         expect.stringMatching(/^INTEGRATIONS_ENCRYPTION_KEY: must be 32 random bytes/),
       ]),
     );
+  });
+});
+
+describe('speechPoolSize', () => {
+  it('gives every core a recogniser of one thread, up to 8, then wider recognisers', () => {
+    expect(speechPoolSize(undefined, undefined, 1)).toEqual({ workers: 1, threadsPerWorker: 1 });
+    expect(speechPoolSize(undefined, undefined, 2)).toEqual({ workers: 2, threadsPerWorker: 1 });
+    expect(speechPoolSize(undefined, undefined, 8)).toEqual({ workers: 8, threadsPerWorker: 1 });
+    expect(speechPoolSize(undefined, undefined, 32)).toEqual({ workers: 8, threadsPerWorker: 4 });
+  });
+
+  it('fills the cores around what the operator set', () => {
+    expect(speechPoolSize(1, undefined, 2)).toEqual({ workers: 1, threadsPerWorker: 2 });
+    expect(speechPoolSize(undefined, 2, 8)).toEqual({ workers: 4, threadsPerWorker: 2 });
+    expect(speechPoolSize(3, 3, 2)).toEqual({ workers: 3, threadsPerWorker: 3 });
   });
 });

@@ -686,16 +686,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
   };
 }
 
+/** Recognisers of the default pool at most: each holds its model and buffers in memory. */
+const maxDefaultSpeechWorkers = 8;
+
 /**
- * Fills the machine's cores without oversubscribing them: whisper.cpp scales well up to about four
- * threads per decode, so a larger machine gets more workers rather than wider ones.
+ * Fills the machine's cores without oversubscribing them, one whisper.cpp thread per recogniser:
+ * with its threads waiting passively (OMP_WAIT_POLICY, so that a busy machine never makes them
+ * spin), a decode on two threads is no faster than on one (bench:speech, 2 cores: base on the
+ * English dev set 122.6 s with 1 recogniser × 2 threads, 108.7 s with 1 × 1, 58.9 s with 2 × 1),
+ * while two recognisers decode two files, streams or requests at once. Past
+ * `maxDefaultSpeechWorkers` cores the recognisers get more threads instead.
  */
-function speechPoolSize(
+export function speechPoolSize(
   workers: number | undefined,
   threads: number | undefined,
+  cores = Math.max(1, os.availableParallelism()),
 ): { workers: number; threadsPerWorker: number } {
-  const cores = Math.max(1, os.availableParallelism());
-  const threadsPerWorker = threads ?? Math.max(1, Math.min(4, workers ? Math.floor(cores / workers) : cores));
+  const defaultWorkers = Math.min(cores, maxDefaultSpeechWorkers);
+  const threadsPerWorker = threads ?? Math.max(1, Math.floor(cores / (workers ?? defaultWorkers)));
   return { workers: workers ?? Math.max(1, Math.floor(cores / threadsPerWorker)), threadsPerWorker };
 }
 

