@@ -1,8 +1,4 @@
-/** Bytes `start` to `end` of an object, both included. */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
+import type { ByteRange } from '../../platform/storage/file-storage.js';
 
 /**
  * The single range of a `Range: bytes=…` header (RFC 9110 §14.1.2) in an object of `size` bytes:

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import {
   downloadFormats,
@@ -142,10 +141,8 @@ export class FilesService {
     const size = row.is_completed ? await this.options.storage.size(key) : undefined;
     if (size === undefined) throw new AppError('NOT_FOUND', 'This file has no uploaded recording.');
     const open = async (start: number, end: number): Promise<Readable> => {
-      // A local store answers its own file; another store a temporary copy, removed once read.
-      const copy = await this.options.storage.localCopy(key);
-      const stream = createReadStream(copy.path, { start, end });
-      stream.once('close', () => void copy.release());
+      const stream = await this.options.storage.read(key, { start, end });
+      if (!stream) throw new AppError('NOT_FOUND', 'This file has no uploaded recording.');
       return stream;
     };
     const rawPcm = rawPcmOf(row);

@@ -141,6 +141,21 @@ describe.each(subjects)('%s (the FileStorage contract)', (_name, open) => {
     expect((await collect(stream!)).equals(data)).toBe(true);
   });
 
+  it('reads a range of bytes alone (a player seeking), the first, the last and one byte included', async () => {
+    const data = bytes(6 * mib + 321, 5);
+    await storage.put('recordings/acc_1/fil_range.media', data);
+    for (const [start, end] of [
+      [0, 0],
+      [0, 999],
+      [5 * mib - 7, 5 * mib + 4096],
+      [data.length - 10, data.length - 1],
+    ] as const) {
+      const part = await storage.read('recordings/acc_1/fil_range.media', { start, end });
+      expect((await collect(part!)).equals(data.subarray(start, end + 1)), `${start}-${end}`).toBe(true);
+    }
+    expect(await storage.read('recordings/acc_1/none.media', { start: 0, end: 9 })).toBeUndefined();
+  });
+
   it.each([
     ['a few bytes in (the kept bytes are sent again)', 300 * 1024],
     ['past the 5 MiB of an S3 part (the kept bytes are copied by the store)', 6 * mib + 17],

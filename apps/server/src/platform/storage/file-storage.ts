@@ -7,6 +7,12 @@ export interface PartialWrite {
   error?: unknown;
 }
 
+/** Bytes `start` to `end` of an object, both included. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /** A stored object as a file on this machine, for tools that need a path (ffmpeg). */
 export interface LocalCopy {
   path: string;
@@ -46,8 +52,11 @@ export interface FileStorage {
     source: Readable,
     options: { maxSize: number; limitError: () => Error },
   ): Promise<PartialWrite>;
-  /** The object's bytes as a stream; undefined when there is nothing. */
-  read(key: string): Promise<Readable | undefined>;
+  /**
+   * The object's bytes as a stream, or only bytes `range.start` to `range.end` (both included,
+   * within the object: the caller knows its size); undefined when there is nothing.
+   */
+  read(key: string, range?: ByteRange): Promise<Readable | undefined>;
   localCopy(key: string): Promise<LocalCopy>;
   /**
    * Resolves when the store can be read and written now; otherwise (or once `signal` aborts) a

@@ -8,6 +8,7 @@ import {
   assertSafeKey,
   offsetPastEnd,
   StorageUnavailableError,
+  type ByteRange,
   type FileStorage,
   type LocalCopy,
   type PartialWrite,
@@ -108,9 +109,9 @@ export class LocalFileStorage implements FileStorage {
     return error === undefined ? { size } : { size, error };
   }
 
-  async read(key: string): Promise<Readable | undefined> {
+  async read(key: string, range?: ByteRange): Promise<Readable | undefined> {
     const file = this.#path(key);
-    const stream: ReadStream = createReadStream(file);
+    const stream: ReadStream = createReadStream(file, range);
     try {
       await new Promise<void>((resolve, reject) => {
         stream.once('open', () => resolve());

@@ -25,6 +25,7 @@ import {
   assertSafeKey,
   offsetPastEnd,
   StorageUnavailableError,
+  type ByteRange,
   type FileStorage,
   type LocalCopy,
   type PartialWrite,
@@ -246,8 +247,9 @@ export class S3FileStorage implements FileStorage {
     return error === undefined ? { size } : { size, error };
   }
 
-  async read(key: string): Promise<Readable | undefined> {
-    const object = await this.#getObject(key);
+  async read(key: string, range?: ByteRange): Promise<Readable | undefined> {
+    // Only the bytes asked for leave the store: a player seeking in an hour-long recording.
+    const object = await this.#getObject(key, range ? `bytes=${range.start}-${range.end}` : undefined);
     if (!object?.Body) return undefined;
     if (!(object.Body instanceof Readable))
       throw new Error('the S3 client answered a body that is not a stream');
@@ -269,10 +271,14 @@ export class S3FileStorage implements FileStorage {
     return { path: file, release };
   }
 
-  async #getObject(key: string): Promise<GetObjectCommandOutput | undefined> {
+  async #getObject(key: string, range?: string): Promise<GetObjectCommandOutput | undefined> {
     try {
       return await this.#client.send(
-        new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.#key(key) }),
+        new GetObjectCommand({
+          Bucket: this.settings.bucket,
+          Key: this.#key(key),
+          ...(range ? { Range: range } : {}),
+        }),
       );
     } catch (error) {
       if (isMissing(error)) return undefined;
