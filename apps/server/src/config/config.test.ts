@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, speechPoolSize } from './config.js';
+import { ConfigError, loadConfig, recogniserBytes, speechPoolSize } from './config.js';
 
 describe('loadConfig', () => {
   it('serves on port 8080 with PGlite and an outbox folder under ./data by default', () => {
@@ -234,16 +234,34 @@ describe('loadConfig: CRM integrations', () => {
 });
 
 describe('speechPoolSize', () => {
-  it('gives every core a recogniser of one thread, up to 8, then wider recognisers', () => {
-    expect(speechPoolSize(undefined, undefined, 1)).toEqual({ workers: 1, threadsPerWorker: 1 });
-    expect(speechPoolSize(undefined, undefined, 2)).toEqual({ workers: 2, threadsPerWorker: 1 });
-    expect(speechPoolSize(undefined, undefined, 8)).toEqual({ workers: 8, threadsPerWorker: 1 });
-    expect(speechPoolSize(undefined, undefined, 32)).toEqual({ workers: 8, threadsPerWorker: 4 });
+  const gib = 1024 ** 3;
+  const base = 81_768_585;
+  /** [SPEECH_WORKERS, SPEECH_THREADS, model bytes, cores, memory GiB] → [workers, threads per worker]. */
+  const cases: [string, number | undefined, number | undefined, number, number, number, [number, number]][] =
+    [
+      ['a recogniser of one thread per core', undefined, undefined, base, 2, 64, [2, 1]],
+      ['one core', undefined, undefined, base, 1, 64, [1, 1]],
+      ['8 cores', undefined, undefined, base, 8, 64, [8, 1]],
+      ['at most 8 recognisers, then wider ones', undefined, undefined, base, 32, 64, [8, 4]],
+      // large-v3 (3.1 GB of f16 weights) on 8 cores and 16 GiB: one recogniser with every core.
+      ['half the memory with a large model', undefined, undefined, 3.1e9, 8, 16, [1, 8]],
+      ['half the memory with a medium model', undefined, undefined, 1.1e9, 8, 16, [3, 2]],
+      ['never none', undefined, undefined, 3.1e9, 2, 2, [1, 2]],
+      ['the cores around the workers set', 1, undefined, base, 2, 64, [1, 2]],
+      ['the cores around the threads set', undefined, 2, base, 8, 64, [4, 2]],
+      ['both as set', 3, 3, base, 2, 64, [3, 3]],
+    ];
+  it.each(cases)('%s', (_case, workers, threads, modelBytes, cores, memoryGib, [pool, width]) => {
+    expect(speechPoolSize(workers, threads, modelBytes, { cores, memoryBytes: memoryGib * gib })).toEqual({
+      workers: pool,
+      threadsPerWorker: width,
+    });
   });
 
-  it('fills the cores around what the operator set', () => {
-    expect(speechPoolSize(1, undefined, 2)).toEqual({ workers: 1, threadsPerWorker: 2 });
-    expect(speechPoolSize(undefined, 2, 8)).toEqual({ workers: 4, threadsPerWorker: 2 });
-    expect(speechPoolSize(3, 3, 2)).toEqual({ workers: 3, threadsPerWorker: 3 });
+  it('counts a recogniser as more than its weights, and sizes the server pool for the models configured', () => {
+    expect(recogniserBytes(base)).toBeGreaterThan(2 * base);
+    const pool = loadConfig({ SPEECH_MODEL: 'base-q8_0' }, '1.2.3').speech;
+    expect(pool.workers).toBeGreaterThanOrEqual(1);
+    expect(pool.workers).toBeLessThanOrEqual(8);
   });
 });

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MeteredProduct } from '@verbatim/contracts';
+import { findCatalogueModel } from '@verbatim/speech';
 import { z } from 'zod';
 import { isCountryCode } from '../modules/vat/countries.js';
 import type { S3StorageSettings } from '../platform/storage/s3-file-storage.js';
@@ -637,7 +638,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       },
       downloadBaseUrl: e.SPEECH_MODELS_URL.replace(/\/+$/, ''),
       autoDownload: e.SPEECH_MODEL_AUTO_DOWNLOAD,
-      ...speechPoolSize(e.SPEECH_WORKERS, e.SPEECH_THREADS),
+      ...speechPoolSize(
+        e.SPEECH_WORKERS,
+        e.SPEECH_THREADS,
+        largestModelBytes([
+          e.SPEECH_MODEL,
+          ...Object.values(e.SPEECH_MODEL_BY_LANGUAGE),
+          e.SPEECH_MODEL_EN ?? '',
+        ]),
+      ),
       queueLimit: e.SPEECH_QUEUE_LIMIT,
       maxUploadBytes: e.SPEECH_MAX_UPLOAD_BYTES,
       maxDurationSeconds: e.SPEECH_MAX_DURATION_SECONDS,
@@ -690,21 +699,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
 const maxDefaultSpeechWorkers = 8;
 
 /**
+ * What one recogniser holds: its model's weights, whisper.cpp's caches and buffers (about as much
+ * again, with beam 5) and a little more. Measured with base (82 MB): 230 MB more peak RSS for a
+ * second recogniser.
+ */
+export function recogniserBytes(modelBytes: number): number {
+  return 2 * modelBytes + 64 * 1024 * 1024;
+}
+
+/** The machine the pool is sized for. */
+export interface SpeechMachine {
+  cores: number;
+  memoryBytes: number;
+}
+
+/**
  * Fills the machine's cores without oversubscribing them, one whisper.cpp thread per recogniser:
  * with its threads waiting passively (OMP_WAIT_POLICY, so that a busy machine never makes them
  * spin), a decode on two threads is no faster than on one (bench:speech, 2 cores: base on the
  * English dev set 122.6 s with 1 recogniser × 2 threads, 108.7 s with 1 × 1, 58.9 s with 2 × 1),
- * while two recognisers decode two files, streams or requests at once. Past
- * `maxDefaultSpeechWorkers` cores the recognisers get more threads instead.
+ * while two recognisers decode two files, streams or requests at once. The recognisers take at
+ * most half the machine's memory with the largest model configured (`modelBytes`), and there are
+ * at most `maxDefaultSpeechWorkers`: past that, they get more threads instead.
  */
 export function speechPoolSize(
   workers: number | undefined,
   threads: number | undefined,
-  cores = Math.max(1, os.availableParallelism()),
+  modelBytes = 0,
+  machine: SpeechMachine = { cores: Math.max(1, os.availableParallelism()), memoryBytes: os.totalmem() },
 ): { workers: number; threadsPerWorker: number } {
-  const defaultWorkers = Math.min(cores, maxDefaultSpeechWorkers);
+  const { cores } = machine;
+  const fitInMemory = Math.floor(machine.memoryBytes / 2 / recogniserBytes(modelBytes));
+  const defaultWorkers = Math.max(1, Math.min(cores, maxDefaultSpeechWorkers, fitInMemory));
   const threadsPerWorker = threads ?? Math.max(1, Math.floor(cores / (workers ?? defaultWorkers)));
-  return { workers: workers ?? Math.max(1, Math.floor(cores / threadsPerWorker)), threadsPerWorker };
+  return {
+    workers: workers ?? Math.max(1, Math.min(defaultWorkers, Math.floor(cores / threadsPerWorker))),
+    threadsPerWorker,
+  };
+}
+
+/** The largest of the configured models the catalogue knows (0 when it knows none of them). */
+function largestModelBytes(names: readonly string[]): number {
+  return Math.max(0, ...names.map((name) => findCatalogueModel(name)?.approximateBytes ?? 0));
 }
 
 /** Variables that only make sense together: one without the other is a mistake worth stopping for. */
