@@ -6,6 +6,7 @@
 import autocannon from 'autocannon';
 import { bearer, createAccount, signIn } from '../apps/server/src/test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../apps/server/src/test-support/test-runtime.js';
+import { pooled } from '../apps/server/src/lib/pooled.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -15,15 +16,6 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await work();
   return performance.now() - started;
-}
-
-/** Runs `count` tasks with at most `parallel` at a time. */
-async function pooled(count: number, parallel: number, task: (index: number) => Promise<unknown>) {
-  let next = 0;
-  const workers = Array.from({ length: parallel }, async () => {
-    while (next < count) await task(next++);
-  });
-  await Promise.all(workers);
 }
 
 async function chargeFigures(runtime: TestRuntime) {

@@ -16,19 +16,10 @@ import { renderInvoicePdf } from '../apps/server/src/modules/invoices/invoice-pd
 import { invoiceOfStored } from '../apps/server/src/modules/invoices/stored-invoice.js';
 import { createAccount } from '../apps/server/src/test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../apps/server/src/test-support/test-runtime.js';
+import { pooled } from '../apps/server/src/lib/pooled.js';
 
 const payments = Number(process.env.BENCH_PAYMENTS ?? 200);
 const parallel = Number(process.env.BENCH_PARALLEL ?? 10);
-
-/** Runs `count` tasks with at most `width` at a time. */
-async function pooled(count: number, width: number, task: (index: number) => Promise<unknown>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
-}
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();

@@ -25,6 +25,7 @@ import { cliBaselineWer } from './speech-baseline.js';
 import { startBusyCore } from './speech-busy-core.js';
 import { readSpeechBenchOptions, type SpeechBenchOptions } from './speech-options.js';
 import { preparePeer, runPeer } from './speech-peer.js';
+import { pooled } from '../apps/server/src/lib/pooled.js';
 
 const defaultModel = 'base-q8_0';
 /** The English-only model measured beside base on English (--no-tiny skips it). */
@@ -135,16 +136,6 @@ function maxRssMiB(): number {
 
 function loadAverage(): number {
   return round(os.loadavg()[0] ?? 0, 2);
-}
-
-/** Runs `count` tasks with at most `parallel` at a time, in order of index. */
-async function pooled(count: number, parallel: number, task: (index: number) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(parallel, count) }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
 }
 
 function engineOptions(

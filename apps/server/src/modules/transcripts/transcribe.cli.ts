@@ -18,6 +18,7 @@ import { MultiBar } from 'cli-progress';
 import { z } from 'zod';
 import { pino, type Logger } from 'pino';
 import type { Config } from '../../config/config.js';
+import { pooled } from '../../lib/pooled.js';
 import { startSpeechEngine } from './speech-engine.js';
 
 export const transcribeUsage = `  transcribe <file>...        transcribe recordings on this machine (no server, no account):
@@ -241,10 +242,9 @@ export async function runTranscribeCommand(
 
     const progress = progressReporter(io.stderr);
     let failures = 0;
-    let next = 0;
-    // As many files at once as the engine has recognisers: each decodes one window at a time.
-    const transcribeNext = async (): Promise<void> => {
-      for (let index = next++; index < request.files.length; index = next++) {
+    try {
+      // As many files at once as the engine has recognisers: each decodes one window at a time.
+      await pooled(request.files.length, engineConfig.workers, async (index) => {
         if (io.signal?.aborted) return;
         const file = request.files[index] ?? '';
         try {
@@ -262,11 +262,7 @@ export async function runTranscribeCommand(
           failures += 1;
           progress.log(`verbatim: ${file}: ${describeFailure(error)}`);
         }
-      }
-    };
-    try {
-      const concurrency = Math.max(1, Math.min(engineConfig.workers, request.files.length));
-      await Promise.all(Array.from({ length: concurrency }, transcribeNext));
+      });
     } finally {
       progress.stop();
     }
