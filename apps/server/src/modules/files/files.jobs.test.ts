@@ -116,7 +116,7 @@ describe(
 
     let doneFileId = '';
 
-    it('transcribes an uploaded recording to its reference text, seen pending → processing → done, charged once, webhook signed', async () => {
+    it('transcribes an uploaded recording to its reference text, seen processing → done, charged once, webhook signed', async () => {
       if (!clip) throw new Error('test clip missing from the manifest');
       const audio = await readFile(clip.absolutePath);
       const state = await uploadInChunks(runtime.app, alice.headers, audio, {
@@ -129,7 +129,12 @@ describe(
       doneFileId = state.fileId;
 
       const { seen, last } = await pollUntilFinished(alice, state.fileId);
-      expect(seen[0]).toBe('pending');
+      // The worker may take the file before the first look, so 'pending' is not always seen here
+      // (files.upload.test.ts sees it without workers); the order, though, never goes backwards.
+      const order: TranscriptStatus[] = ['pending', 'processing', 'done'];
+      const ranks = seen.map((status) => order.indexOf(status));
+      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+      expect(seen).not.toContain('processing_failed');
       expect(seen).toContain('processing');
       expect(seen.at(-1)).toBe('done');
       expect(last).toMatchObject({
