@@ -24,7 +24,7 @@ import { withCommandDatabase } from './platform/db/command-database.js';
 import { openDatabase } from './platform/db/database.js';
 import { DatabaseInUseError } from './platform/db-owner/embedded-database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
-import { startRuntime, type Runtime } from './runtime.js';
+import type { Runtime, startRuntime as StartRuntime } from './runtime.js';
 import { version } from './version.js';
 
 const usage = `Usage: verbatim <command>
@@ -41,6 +41,16 @@ ${transcribeUsage}
   help                      this text
 
 Configuration comes from environment variables; see the README.`;
+
+/**
+ * The whole product (HTTP app, workers, speech engine, payment and CRM clients) takes about two
+ * seconds to import; only the commands that run it load it, so `accounts`, `licences`, `models`
+ * and `transcribe` start at once.
+ */
+async function startRuntime(...args: Parameters<typeof StartRuntime>): Promise<Runtime> {
+  const { startRuntime: start } = await import('./runtime.js');
+  return start(...args);
+}
 
 /** Stops the runtime on SIGTERM or SIGINT; a second signal, or the timeout, forces the exit. */
 function stopOnSignals(runtime: Runtime, logger: Logger, timeoutMs: number): void {
