@@ -88,10 +88,18 @@ function referenceWordsReached(reference: readonly string[], hypothesis: readonl
 }
 
 /**
- * End of each sentence's voice → the first final that reaches its last word (one word of slack:
- * whisper may drop it), in seconds; sentences whose words never all came are left out (counted).
+ * End of each sentence's voice → its final, in seconds. A sentence's final is the last final that
+ * comes after its voice ends and before the next sentence's ends, and whose text reaches into this
+ * sentence but not past it: a final that misses or mishears the sentence's last words is still
+ * its final (looking for one that reaches the last word would wait for the next sentence's and
+ * count its whole length). A sentence whose words only came in a final with the next one's counts
+ * to that final; one never reached is left out (counted).
  */
-function sentenceLags(result: SessionResult, dictation: Dictation): { lags: number[]; missing: number } {
+function sentenceLags(
+  result: SessionResult,
+  dictation: Dictation,
+  details: boolean,
+): { lags: number[]; missing: number } {
   const reference = normaliseForScoring(dictation.reference, dictation.language);
   const finals: { at: number; reached: number }[] = [];
   const seen: LiveServerMessage[] = [];
@@ -103,13 +111,32 @@ function sentenceLags(result: SessionResult, dictation: Dictation): { lags: numb
   }
   const lags: number[] = [];
   let missing = 0;
-  for (const sentence of dictation.sentences) {
-    const final = finals.find(
-      (candidate) => candidate.at > sentence.speechEnd && candidate.reached >= sentence.wordsThrough - 1,
+  dictation.sentences.forEach((sentence, index) => {
+    const wordsBefore = dictation.sentences[index - 1]?.wordsThrough ?? 0;
+    const nextEnd = dictation.sentences[index + 1]?.speechEnd ?? Infinity;
+    const own = finals.filter(
+      (candidate) =>
+        candidate.at > sentence.speechEnd &&
+        candidate.at <= nextEnd &&
+        candidate.reached > wordsBefore &&
+        candidate.reached <= sentence.wordsThrough + 1,
     );
+    const final =
+      own.at(-1) ??
+      finals.find(
+        (candidate) => candidate.at > sentence.speechEnd && candidate.reached >= sentence.wordsThrough - 1,
+      );
     if (final) lags.push(final.at - sentence.speechEnd);
     else missing += 1;
-  }
+    // Each final near the sentence's end: when (from the end) and how many reference words it reaches.
+    if (details)
+      console.log(
+        `    ${dictation.language} sentence ending at ${s(sentence.speechEnd)} (words up to ${sentence.wordsThrough}): ${final ? s(final.at - sentence.speechEnd) : 'never'}; finals ${finals
+          .filter((f) => f.at > sentence.speechEnd - 3 && f.at <= nextEnd)
+          .map((f) => `${s(f.at - sentence.speechEnd)} → ${f.reached}`)
+          .join(', ')}`,
+      );
+  });
   return { lags, missing };
 }
 
@@ -143,6 +170,8 @@ export async function dictationPass(
   speech: SpeechEngine,
   clipsByLanguage: Map<string, DictationClip[]>,
   concurrency: number[],
+  /** Print every sentence's finals (when each came, how far it reached). */
+  details = false,
 ): Promise<void> {
   const dictations = [...clipsByLanguage].map(([language, clips]) => dictationOf(language, clips));
   console.log(
@@ -165,7 +194,7 @@ export async function dictationPass(
       results.forEach((result, index) => {
         const dictation = group[index];
         if (!dictation) return;
-        const figures = sentenceLags(result, dictation);
+        const figures = sentenceLags(result, dictation, details);
         lags.push(...figures.lags);
         byLanguage.set(dictation.language, figures.lags);
         missing += figures.missing;

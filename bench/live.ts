@@ -36,7 +36,7 @@ interface Options {
   /** Recogniser threads × CPU threads each; undefined: the server's defaults for this machine. */
   workers: number | undefined;
   threads: number | undefined;
-  /** Print each final that came later than 1.5 s, with its text. */
+  /** Print each final that came later than 1.5 s, with its text, and each dictated sentence's finals. */
   details: boolean;
   /** Which parts run: per-recording figures, dictation, stop, concurrency, the long session. */
   passes: Pass[];
@@ -355,6 +355,7 @@ async function dictationPasses(options: Options, vad: SileroVad): Promise<void> 
         runtime.services.transcription.speech,
         clipsByLanguage,
         options.dictationSessions,
+        options.details,
       );
     if (options.passes.includes('stop')) await stopPass(url, clipsByLanguage);
   } finally {
