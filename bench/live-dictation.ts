@@ -35,6 +35,9 @@ interface Dictation {
 
 /** The join between two sentences: at least the 0.8 s of silence that makes an end of sentence. */
 const pauseSeconds = 1;
+/** How long before the VAD's end of a sentence's voice a final may be its own. */
+const earlyFinalSeconds = 0.5;
+
 /** `Done` this long after the last sample of speech (Stop pressed right after the last word). */
 const stopAfterSeconds = 0.05;
 
@@ -114,9 +117,11 @@ function sentenceLags(
   dictation.sentences.forEach((sentence, index) => {
     const wordsBefore = dictation.sentences[index - 1]?.wordsThrough ?? 0;
     const nextEnd = dictation.sentences[index + 1]?.speechEnd ?? Infinity;
+    // From a moment before the voice's end as the VAD hears it: it hears a breath or a fading
+    // syllable after the last word, and a final may come first (a lag of 0).
     const own = finals.filter(
       (candidate) =>
-        candidate.at > sentence.speechEnd &&
+        candidate.at > sentence.speechEnd - earlyFinalSeconds &&
         candidate.at <= nextEnd &&
         candidate.reached > wordsBefore &&
         candidate.reached <= sentence.wordsThrough + 1,
@@ -126,7 +131,7 @@ function sentenceLags(
       finals.find(
         (candidate) => candidate.at > sentence.speechEnd && candidate.reached >= sentence.wordsThrough - 1,
       );
-    if (final) lags.push(final.at - sentence.speechEnd);
+    if (final) lags.push(Math.max(0, final.at - sentence.speechEnd));
     else missing += 1;
     // Each final near the sentence's end: when (from the end) and how many reference words it reaches.
     if (details)
