@@ -5,6 +5,7 @@ import type { TranscriptSegment } from '../transcript.js';
 import { RetainedAudio } from '../vad/retained-audio.js';
 import { VAD_FRAME_SAMPLES, type VadStream } from '../vad/silero-vad.js';
 import { ENDPOINT_SILENCE_MS, SpeechDetector, type SpeechRegion } from '../vad/speech-detector.js';
+import { MAX_GAP_INSIDE_WINDOW_SECONDS } from '../vad/speech-windows.js';
 import {
   continueSettled,
   joinWords,
@@ -334,7 +335,7 @@ export class StreamingRecogniser {
     for (const region of this.#detector.push([probability])) this.#endRegion(region);
     const open = this.#detector.openRegion;
     if (!this.#current && open) {
-      this.#current = this.#newUtterance(Math.max(open.startSample, this.#lastUtteranceEnd));
+      this.#current = this.#newUtterance(this.#utteranceStart(open.startSample));
     }
     const current = this.#current;
     if (current?.held) {
@@ -358,6 +359,17 @@ export class StreamingRecogniser {
     if (current?.ahead) this.#finalAtPause(current);
   }
 
+  /**
+   * Where the utterance whose voice the VAD heard from `regionStart` starts. A stream that starts
+   * in the middle of speech (a recording streamed from a cut, a microphone opened mid-sentence)
+   * keeps its beginning: Silero, starting from an empty state, often hears the first words only
+   * a second or two in, as batch windows also allow for (speech-windows.ts).
+   */
+  #utteranceStart(regionStart: number): number {
+    if (this.#lastUtteranceEnd === 0 && regionStart <= MAX_GAP_INSIDE_WINDOW_SECONDS * sampleRate) return 0;
+    return Math.max(regionStart, this.#lastUtteranceEnd);
+  }
+
   #newUtterance(startSample: number, voiceStartSample = startSample): Utterance {
     return {
       startSample,
@@ -373,9 +385,7 @@ export class StreamingRecogniser {
 
   #endRegion(region: SpeechRegion): void {
     // A region the detector confirmed and closed within the same frames starts here too.
-    const utterance = (this.#current ??= this.#newUtterance(
-      Math.max(region.startSample, this.#lastUtteranceEnd),
-    ));
+    const utterance = (this.#current ??= this.#newUtterance(this.#utteranceStart(region.startSample)));
     const voiceSeconds = (region.speechEndSample - utterance.voiceStartSample) / sampleRate;
     if (voiceSeconds >= this.#tuning.minEndpointUtteranceSeconds) {
       this.#endUtterance(region.endSample, region.speechEndSample, true);
@@ -437,10 +447,17 @@ export class StreamingRecogniser {
   }
 
   #forgetUnneededAudio(): void {
+    // The stream's first seconds, until its first utterance starts (see #utteranceStart).
+    const firstWords =
+      this.#lastUtteranceEnd === 0 &&
+      this.#detector.position <= (MAX_GAP_INSIDE_WINDOW_SECONDS + 1) * sampleRate
+        ? 0
+        : Infinity;
     const needed = Math.min(
       this.#finals[0]?.utterance.startSample ?? Infinity,
       this.#current?.startSample ?? Infinity,
       this.#detector.earliestPendingSample,
+      firstWords,
     );
     this.#audio.dropBefore(Math.min(needed, this.#audio.endSample));
     const neededFrame = Math.floor(Math.min(needed, this.#detector.position) / VAD_FRAME_SAMPLES);
