@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadNativeAddon, useOpenMpWaitPolicy } from './native-addon.js';
+import { loadNativeAddon, openMpSpinCount, useOpenMpWaitPolicy } from './native-addon.js';
 
 describe('the whisper.cpp addon build', () => {
   // The speed figures of bench:speech depend on these ggml options (native/Cargo.toml, ggml-options.cmake):
@@ -12,10 +12,12 @@ describe('the whisper.cpp addon build', () => {
 });
 
 describe('the OpenMP wait policy of whisper.cpp threads', () => {
-  it('is passive unless the operator chose one, so that a busy core does not make threads spin', () => {
+  it('is passive after a brief spin unless the operator chose one, so that a busy core does not make threads spin', () => {
     const unset: NodeJS.ProcessEnv = {};
     useOpenMpWaitPolicy(unset);
     expect(unset.OMP_WAIT_POLICY).toBe('passive');
+    expect(unset.GOMP_SPINCOUNT).toBe(String(openMpSpinCount));
+    expect(openMpSpinCount).toBeLessThanOrEqual(100_000);
     const active: NodeJS.ProcessEnv = { OMP_WAIT_POLICY: 'active' };
     useOpenMpWaitPolicy(active);
     expect(active.OMP_WAIT_POLICY).toBe('active');

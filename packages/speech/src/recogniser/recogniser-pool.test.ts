@@ -74,6 +74,39 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
     expect(ticks).toBeGreaterThan(milliseconds / 10 / 4);
   });
 
+  it("lends idle recognisers' free cores to a live final alone, and to nothing else", async () => {
+    let free = 2;
+    const tinyModel = path.join(sharedModelsDir, 'ggml-tiny.en-q8_0.bin');
+    const pair = new RecogniserPool({ workers: 2, threadsPerWorker: 1, freeCores: () => free });
+    try {
+      await pair.preload(tinyModel);
+      const clip = jfk.subarray(0, 16_000 * 3);
+      const recognise = (priority: number) =>
+        pair.recognise({
+          modelPath: tinyModel,
+          samples: clip.slice(),
+          options: { language: 'en' },
+          priority,
+        });
+      // Alone, on a quiet machine: the final also gets the idle recogniser's core.
+      expect((await recognise(recognitionPriority.liveFinal)).threads).toBe(2);
+      // Partials and recordings keep their own thread.
+      expect((await recognise(recognitionPriority.livePartial)).threads).toBe(1);
+      expect((await recognise(recognitionPriority.batch)).threads).toBe(1);
+      // With the other recogniser busy, nothing to lend.
+      const both = await Promise.all([
+        recognise(recognitionPriority.batch),
+        recognise(recognitionPriority.liveFinal),
+      ]);
+      expect(both.map((outcome) => outcome.threads)).toEqual([1, 1]);
+      // Another program holds the other core: the final keeps its own thread.
+      free = 1;
+      expect((await recognise(recognitionPriority.liveFinal)).threads).toBe(1);
+    } finally {
+      await pair.close();
+    }
+  });
+
   it('cancels a waiting job at once and a running one at its next step, then keeps working', async () => {
     const running = new AbortController();
     const waiting = new AbortController();

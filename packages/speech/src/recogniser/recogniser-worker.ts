@@ -46,7 +46,13 @@ parentPort?.on('message', (message: ToRecogniserWorker) => {
           message.options,
           message.abortFlag,
         );
-        reply({ type: 'result', jobId: message.jobId, result, milliseconds: performance.now() - started });
+        reply({
+          type: 'result',
+          jobId: message.jobId,
+          result,
+          milliseconds: performance.now() - started,
+          threads: message.options.threads ?? 1,
+        });
         return;
       }
     }

@@ -14,6 +14,6 @@ export type ToRecogniserWorker =
   | { type: 'load'; jobId: number; modelPath: string };
 
 export type FromRecogniserWorker =
-  | { type: 'result'; jobId: number; result: NativeRecognition; milliseconds: number }
+  | { type: 'result'; jobId: number; result: NativeRecognition; milliseconds: number; threads: number }
   | { type: 'loaded'; jobId: number; milliseconds: number }
   | { type: 'failed'; jobId: number; message: string };
