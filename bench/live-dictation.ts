@@ -180,7 +180,7 @@ export async function dictationPass(
 ): Promise<void> {
   const dictations = [...clipsByLanguage].map(([language, clips]) => dictationOf(language, clips));
   console.log(
-    `\n## Dictation: ${dictations.map((d) => `${d.language} ${d.sentences.length} sentences`).join(', ')}, joined by ${pauseSeconds} s pauses; end of a sentence's voice → the final that reaches its last word`,
+    `\n## Dictation: ${dictations.map((d) => `${d.language} ${d.sentences.length} sentences`).join(', ')}, joined by ${pauseSeconds} s pauses; end of a sentence's voice → its final (the last one that reaches into it and not past it)`,
   );
   const liveTexts = new Map<string, string>();
   for (const sessions of concurrency) {
