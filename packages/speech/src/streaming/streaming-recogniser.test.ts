@@ -20,26 +20,12 @@ function decoded(relativePath: string): Promise<Float32Array> {
   return decodedRecording(testdataFile(relativePath));
 }
 
-/** Where the voice ends (sample), as the live VAD hears it. */
-async function speechEndOf(samples: Float32Array): Promise<number> {
-  const vad = await SileroVad.load();
-  try {
-    const stream = vad.createStream();
-    const detector = new SpeechDetector({ minSilenceMs: ENDPOINT_SILENCE_MS, speechPadMs: 200 });
-    const regions = detector.push(await stream.probabilities(samples));
-    regions.push(...detector.flush(samples.length, await stream.flush()));
-    return regions.at(-1)?.speechEndSample ?? samples.length;
-  } finally {
-    await vad.close();
-  }
-}
-
-/** Where the voice starts and ends (samples), as the live VAD hears it. */
+/** Where the voice starts and ends (samples, no padding), as the live VAD hears it. */
 async function voiceOf(samples: Float32Array): Promise<{ start: number; end: number }> {
   const vad = await SileroVad.load();
   try {
     const stream = vad.createStream();
-    const detector = new SpeechDetector({ minSilenceMs: ENDPOINT_SILENCE_MS, speechPadMs: 0 });
+    const detector = new SpeechDetector({ minSilenceMs: ENDPOINT_SILENCE_MS, speechPadMs: 200 });
     const regions = detector.push(await stream.probabilities(samples));
     regions.push(...detector.flush(samples.length, await stream.flush()));
     return {
@@ -49,6 +35,11 @@ async function voiceOf(samples: Float32Array): Promise<{ start: number; end: num
   } finally {
     await vad.close();
   }
+}
+
+/** Where the voice ends (sample), as the live VAD hears it. */
+async function speechEndOf(samples: Float32Array): Promise<number> {
+  return (await voiceOf(samples)).end;
 }
 
 /** What a client shows: a message with the last id replaces it, a new id appends. */
