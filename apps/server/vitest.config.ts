@@ -11,6 +11,8 @@ const speechSuites = [
   'src/modules/transcripts/transcribe.cli.test.ts',
   'src/modules/transcripts/speech-unavailable.test.ts',
   'src/modules/transcripts/live/live.routes.test.ts',
+  'src/modules/transcripts/diarization.api.test.ts',
+  'src/modules/transcripts/headerless-pcm.routes.test.ts',
   'src/modules/speech-models/**/*.test.ts',
   'src/modules/settings/settings.languages.test.ts',
   'src/modules/files/files.progress.test.ts',
@@ -28,6 +30,9 @@ export default defineProject({
     include: ['src/**/*.test.ts'],
     exclude: ['**/node_modules/**', ...(databasePassOnly ? speechSuites : [])],
     environment: 'node',
+    // Files share a worker's imported modules: the server's module graph takes ~5 s to load, and
+    // every file starts its own app, database and data folder anyway, so nothing leaks between them.
+    isolate: false,
     // Each file starts its own app and database; PGlite takes a few seconds to boot.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -47,3 +47,23 @@ describe('PGlitePool', () => {
     expect((await pool.query<{ value: number }>('select value from counter')).rows[0]?.value).toBe(20);
   });
 });
+
+describe('in-memory PGlitePool', () => {
+  it('is a fresh cluster every time, even when opened together with others', async () => {
+    const pools = await Promise.all([1, 2, 3].map(() => PGlitePool.open(undefined)));
+    try {
+      await Promise.all(pools.map((pool, index) => pool.query(`create table only_in_${index} (n int)`)));
+      const later = await PGlitePool.open(undefined);
+      pools.push(later);
+      for (const pool of pools) {
+        const { rows } = await pool.query<{ name: string }>(
+          "select table_name as name from information_schema.tables where table_schema = 'public' order by 1",
+        );
+        const index = pools.indexOf(pool);
+        expect(rows.map((row) => row.name)).toEqual(index < 3 ? [`only_in_${index}`] : []);
+      }
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+});

@@ -11,6 +11,14 @@ export interface RawSession {
   release(): void;
 }
 
+const pgliteOptions = {
+  // Same parsing as the pg pool (see postgres-pool.ts): dates stay 'YYYY-MM-DD' strings.
+  parsers: { [types.DATE]: (value: string) => value },
+};
+
+/** The files of a just-initialised in-memory cluster, and that cluster until someone takes it. */
+let freshClusterImage: Promise<{ files: Blob; first: PGlite | undefined }> | undefined;
+
 /**
  * A pg-compatible pool over embedded PGlite. PGlite is a single PostgreSQL session, so a
  * connection is exclusive: `connect()` waits for the previous holder to release, which keeps
@@ -23,12 +31,20 @@ export class PGlitePool implements DatabasePool {
 
   private constructor(private readonly pglite: PGlite) {}
 
+  /** An embedded database in `directory`, or a fresh one in memory when it is undefined. */
   static async open(directory: string | undefined): Promise<PGlitePool> {
-    const pglite = await PGlite.create(directory, {
-      // Same parsing as the pg pool (see postgres-pool.ts): dates stay 'YYYY-MM-DD' strings.
-      parsers: { [types.DATE]: (value: string) => value },
-    });
-    return new PGlitePool(pglite);
+    if (directory) return new PGlitePool(await PGlite.create(directory, pgliteOptions));
+    // Every fresh in-memory cluster is the same: initdb (2–3 s of WebAssembly) runs once per
+    // process, and later ones start from a copy of that first cluster's files (0.5 s).
+    const image = (freshClusterImage ??= PGlite.create(pgliteOptions).then(async (first) => {
+      const files = await first.dumpDataDir('none');
+      return { files, first };
+    }));
+    image.catch(() => (freshClusterImage = undefined));
+    const fresh = await image;
+    const first = fresh.first;
+    fresh.first = undefined;
+    return new PGlitePool(first ?? (await PGlite.create({ ...pgliteOptions, loadDataDir: fresh.files })));
   }
 
   async connect(): Promise<PoolClient> {
