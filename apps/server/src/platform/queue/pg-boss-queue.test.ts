@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../../test-support/test-d
 import { waitFor } from '../../test-support/wait.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { deadLetterQueueOf, defineJob, type JobContext } from './job-definition.js';
-import { PgBossQueue } from './pg-boss-queue.js';
+import { PgBossQueue, retriedOnDeadlock } from './pg-boss-queue.js';
 
 const flakyJob = defineJob({
   name: 'test-flaky',
@@ -143,5 +143,34 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('PgBossQueue with several cons
       for (const database of databases) await database.close();
       await testDatabase.drop();
     }
+  });
+});
+
+describe('queue setup when PostgreSQL picks it as a deadlock victim', () => {
+  const failing = (codes: (string | undefined)[]) => {
+    let calls = 0;
+    const statement = () => {
+      const code = codes[calls++];
+      return code === undefined && calls > codes.length
+        ? Promise.resolve()
+        : Promise.reject(Object.assign(new Error(`failed with ${code}`), { code }));
+    };
+    return { statement, calls: () => calls };
+  };
+
+  it('runs the statement again after a deadlock (40P01), and only then', async () => {
+    const twice = failing(['40P01', '40P01']);
+    await retriedOnDeadlock(twice.statement);
+    expect(twice.calls()).toBe(3);
+
+    const other = failing(['23505']);
+    await expect(retriedOnDeadlock(other.statement)).rejects.toMatchObject({ code: '23505' });
+    expect(other.calls()).toBe(1);
+  });
+
+  it('gives up after its attempts with the deadlock error', async () => {
+    const always = failing(['40P01', '40P01', '40P01']);
+    await expect(retriedOnDeadlock(always.statement, 3)).rejects.toMatchObject({ code: '40P01' });
+    expect(always.calls()).toBe(3);
   });
 });

@@ -39,12 +39,15 @@ export class PgBossQueue implements JobQueue {
       monitorStateIntervalSeconds: 60,
     });
     boss.on('error', (error: unknown) => logger.error({ err: error }, 'job queue error'));
-    await boss.start();
-    // Processes starting together would deadlock in pg-boss's partition DDL: one at a time.
+    // Processes starting together would deadlock in pg-boss's partition DDL: one at a time, its
+    // start included (seen in CI: a process's createQueue against another's start).
     await withSetupLock(pool, async () => {
+      await boss.start();
       for (const definition of options.definitions) {
         const deadLetter = deadLetterQueueOf(definition);
-        await boss.createQueue(deadLetter, { name: deadLetter, retentionMinutes: 60 * 24 * 14 });
+        await retriedOnDeadlock(() =>
+          boss.createQueue(deadLetter, { name: deadLetter, retentionMinutes: 60 * 24 * 14 }),
+        );
         const queue: PgBoss.Queue = {
           name: definition.name,
           retryLimit: definition.retry.limit,
@@ -54,8 +57,8 @@ export class PgBossQueue implements JobQueue {
           deadLetter,
         };
         // createQueue ignores an existing queue, so a changed retry policy is applied explicitly.
-        await boss.createQueue(definition.name, queue);
-        await boss.updateQueue(definition.name, queue);
+        await retriedOnDeadlock(() => boss.createQueue(definition.name, queue));
+        await retriedOnDeadlock(() => boss.updateQueue(definition.name, queue));
       }
     });
     return new PgBossQueue(boss, options);
@@ -120,6 +123,24 @@ export class PgBossQueue implements JobQueue {
   #assertKnown(definition: JobDefinition): void {
     if (!this.#options.definitions.includes(definition)) {
       throw new Error(`Job ${definition.name} is not in the job registry`);
+    }
+  }
+}
+
+/**
+ * Runs a statement of queue setup again when PostgreSQL chose it as a deadlock's victim (40P01):
+ * its transaction was rolled back whole, and another process's maintenance (which does not take the
+ * setup lock) may still hold the partition it needs for a moment.
+ */
+export async function retriedOnDeadlock(statement: () => Promise<unknown>, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await statement();
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code !== '40P01' || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
     }
   }
 }
