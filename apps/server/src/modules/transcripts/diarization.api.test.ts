@@ -15,6 +15,7 @@ import srtParser from 'srt-parser-2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
+import { waitFor } from '../../test-support/wait.js';
 
 /** A real recording of two speakers taking turns (pyannote's sample, 30 s, reference RTTM beside it). */
 const twoSpeakers = testdataFile('diarization/pyannote-sample.wav');
@@ -75,23 +76,26 @@ describe(
       });
     }
 
-    /**
-     * The job once its transcription has ended, done or failed. Read twice a second: a tighter loop
-     * passed the API's rate limit (600 a minute) while a slow machine took over 30 s over the job.
-     */
+    /** The job once its transcription has ended, done or failed (read twice a second: see waitFor). */
     async function jobWhenFinished(caller: Caller, fileId: string): Promise<TranscriptJob> {
-      for (const deadline = Date.now() + 240_000; Date.now() < deadline;) {
-        const read = await runtime.app.inject({
-          method: 'GET',
-          url: `/api/v1/transcripts/jobs/${fileId}`,
-          headers: caller.headers,
-        });
-        expect(read.statusCode, read.body).toBe(200);
-        const job = transcriptJobSchema.parse(read.json());
-        if (job.transcriptStatus === 'done' || job.transcriptStatus === 'processing_failed') return job;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-      throw new Error(`job ${fileId} did not finish within 240 s`);
+      let last: TranscriptJob | undefined;
+      await waitFor(
+        async () => {
+          const read = await runtime.app.inject({
+            method: 'GET',
+            url: `/api/v1/transcripts/jobs/${fileId}`,
+            headers: caller.headers,
+          });
+          expect(read.statusCode, read.body).toBe(200);
+          last = transcriptJobSchema.parse(read.json());
+          return last.transcriptStatus === 'done' || last.transcriptStatus === 'processing_failed';
+        },
+        'the job',
+        240_000,
+        500,
+      );
+      if (!last) throw new Error('no job read');
+      return last;
     }
 
     beforeAll(async () => {

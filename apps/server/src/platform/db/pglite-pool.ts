@@ -16,8 +16,23 @@ const pgliteOptions = {
   parsers: { [types.DATE]: (value: string) => value },
 };
 
-/** The files of a just-initialised in-memory cluster, and that cluster until someone takes it. */
-let freshClusterImage: Promise<{ files: Blob; first: PGlite | undefined }> | undefined;
+/** The files of a just-initialised in-memory cluster, made once per process. */
+let freshClusterFiles: Promise<Blob> | undefined;
+
+function freshCluster(): Promise<Blob> {
+  if (!freshClusterFiles) {
+    freshClusterFiles = PGlite.create(pgliteOptions).then(async (template) => {
+      try {
+        return await template.dumpDataDir('none');
+      } finally {
+        await template.close();
+      }
+    });
+    // A failed initdb is tried again by the next database, not remembered.
+    freshClusterFiles.catch(() => (freshClusterFiles = undefined));
+  }
+  return freshClusterFiles;
+}
 
 /**
  * A pg-compatible pool over embedded PGlite. PGlite is a single PostgreSQL session, so a
@@ -35,16 +50,8 @@ export class PGlitePool implements DatabasePool {
   static async open(directory: string | undefined): Promise<PGlitePool> {
     if (directory) return new PGlitePool(await PGlite.create(directory, pgliteOptions));
     // Every fresh in-memory cluster is the same: initdb (2–3 s of WebAssembly) runs once per
-    // process, and later ones start from a copy of that first cluster's files (0.5 s).
-    const image = (freshClusterImage ??= PGlite.create(pgliteOptions).then(async (first) => {
-      const files = await first.dumpDataDir('none');
-      return { files, first };
-    }));
-    image.catch(() => (freshClusterImage = undefined));
-    const fresh = await image;
-    const first = fresh.first;
-    fresh.first = undefined;
-    return new PGlitePool(first ?? (await PGlite.create({ ...pgliteOptions, loadDataDir: fresh.files })));
+    // process, and each database starts from a copy of that cluster's files (0.5 s).
+    return new PGlitePool(await PGlite.create({ ...pgliteOptions, loadDataDir: await freshCluster() }));
   }
 
   async connect(): Promise<PoolClient> {
