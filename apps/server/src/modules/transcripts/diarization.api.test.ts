@@ -103,6 +103,8 @@ describe(
         workers: true,
         env: {
           SPEECH_MODELS_DIR: sharedModelsDir,
+          // Who spoke when is the subject here, not the words: the smallest English model.
+          SPEECH_MODEL_EN: 'tiny.en-q8_0',
           SPEECH_WORKERS: '1',
           SPEECH_THREADS: '2',
           SPEECH_QUEUE_LIMIT: '4',
