@@ -200,16 +200,17 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
     // window's encoder output into the short window's decoding, and the words changed.
     const french = pcmOf('fr/fleurs-fr-002.ogg');
     const options = { language: 'fr', beamSize: 5, audioContext: 450 };
-    const recognise = async (samples: Float32Array, audioContext = options.audioContext) =>
+    const recognise = async (samples: Float32Array, overrides: Partial<typeof options> = {}) =>
       (
         await pool.recognise({
           modelPath: baseModel,
           samples: samples.slice(),
-          options: { ...options, audioContext },
+          options: { ...options, ...overrides },
         })
       ).result.segments;
     const first = await recognise(french);
-    await recognise(pcmOf('fr/fleurs-fr-001.ogg'), 1500);
+    // The long window only has to leave its state behind: greedy is enough, and 3× cheaper.
+    await recognise(pcmOf('fr/fleurs-fr-001.ogg'), { audioContext: 1500, beamSize: 1 });
     const again = await recognise(french);
     expect(again.map((segment) => segment.text)).toEqual(first.map((segment) => segment.text));
     expect(again.flatMap((segment) => segment.words)).toEqual(first.flatMap((segment) => segment.words));
