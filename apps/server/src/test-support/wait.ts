@@ -1,6 +1,9 @@
+/** How often a test reads the API while it waits: well under its rate limit of 600 a minute. */
+export const apiPollMs = 500;
+
 /**
  * Polls until the condition holds; fails with the given description after the timeout. A condition
- * that reads the API should poll slower than the default: the API's rate limit is 600 a minute.
+ * that reads the API polls every `apiPollMs`: at the default, a wait of over 30 s passes the API's rate limit.
  */
 export async function waitFor(
   condition: () => boolean | Promise<boolean>,

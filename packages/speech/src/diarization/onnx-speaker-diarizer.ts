@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import ort from 'onnxruntime-node';
+import { createOnnxSession, missingTensors } from '../onnx-session.js';
 import { SpeechError } from '../speech-error.js';
 import { diarizationModelFileName, embeddingModelName, segmentationModelName } from './diarization-models.js';
 import { FBANK_BINS, FBANK_SHIFT_SAMPLES, kaldiFbank } from './kaldi-fbank.js';
@@ -64,13 +65,7 @@ async function loadSession(modelsDir: string, name: string, threads: number, inp
   const path = join(modelsDir, diarizationModelFileName(name));
   let session: ort.InferenceSession;
   try {
-    session = await ort.InferenceSession.create(path, {
-      intraOpNumThreads: threads,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
-      logSeverityLevel: 3,
-    });
+    session = await createOnnxSession(path, threads);
   } catch (error) {
     throw new SpeechError(
       'INVALID_MODEL',
@@ -78,7 +73,7 @@ async function loadSession(modelsDir: string, name: string, threads: number, inp
       { path, cause: error instanceof Error ? error.message : String(error) },
     );
   }
-  if (!session.inputNames.includes(input) || !session.outputNames.includes(output)) {
+  if (missingTensors(session, [input], [output]).length > 0) {
     await session.release();
     throw new SpeechError('INVALID_MODEL', `${path} is not the ${name} network (inputs or outputs differ)`, {
       path,

@@ -2,6 +2,7 @@ import { access, constants } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import ort from 'onnxruntime-node';
+import { createOnnxSession, missingTensors } from '../onnx-session.js';
 import { SpeechError } from '../speech-error.js';
 
 /** The VAD works at 16 kHz only: the rate the decoder delivers and whisper.cpp expects. */
@@ -75,14 +76,7 @@ export class SileroVad {
     }
     let session: ort.InferenceSession;
     try {
-      session = await ort.InferenceSession.create(modelPath, {
-        intraOpNumThreads: threads,
-        interOpNumThreads: 1,
-        executionMode: 'sequential',
-        graphOptimizationLevel: 'all',
-        // Warnings about unused initialisers would otherwise go to stderr on every start.
-        logSeverityLevel: 3,
-      });
+      session = await createOnnxSession(modelPath, threads);
     } catch (error) {
       throw new SpeechError(
         'SPEECH_UNAVAILABLE',
@@ -90,10 +84,7 @@ export class SileroVad {
         { modelPath, cause: error instanceof Error ? error.message : String(error) },
       );
     }
-    const missing = [
-      ...REQUIRED_INPUTS.filter((name) => !session.inputNames.includes(name)),
-      ...REQUIRED_OUTPUTS.filter((name) => !session.outputNames.includes(name)),
-    ];
+    const missing = missingTensors(session, REQUIRED_INPUTS, REQUIRED_OUTPUTS);
     if (missing.length > 0) {
       await session.release();
       throw new SpeechError(

@@ -22,7 +22,7 @@ import {
 } from '../../test-support/files.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
-import { waitFor } from '../../test-support/wait.js';
+import { apiPollMs, waitFor } from '../../test-support/wait.js';
 import { WebhooksService } from './webhooks.service.js';
 
 interface Caller {
@@ -258,6 +258,8 @@ describe(
       await waitFor(
         async () => (await file(alice, doneFileId)).webhookStatus === 'delivered',
         'delivered status',
+        20_000,
+        apiPollMs,
       );
 
       const attempts = await runtime.app.inject({
@@ -381,6 +383,7 @@ describe(
         },
         'the job',
         120_000,
+        apiPollMs,
       );
       expect(current.transcript?.text.toLowerCase()).toContain('captain');
       const srt = await runtime.app.inject({

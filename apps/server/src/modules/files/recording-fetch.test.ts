@@ -14,7 +14,7 @@ import { HttpCustomer } from '../../test-support/files.js';
 import { serverEnv, startServerProcess, type ServerProcess } from '../../test-support/server-process.js';
 import { createAccount, defaultPassword } from '../../test-support/sign-in.js';
 import { startTestRuntime } from '../../test-support/test-runtime.js';
-import { waitFor } from '../../test-support/wait.js';
+import { apiPollMs, waitFor } from '../../test-support/wait.js';
 import { fetchRecording, type RecordingFetchOptions } from './recording-fetch.js';
 
 const clip = readManifest().find((entry) => entry.path === 'en/ls-dev-clean-3752-4944-0000.flac');
@@ -226,6 +226,7 @@ describe('fetching a recording from an https URL (POST /transcripts/jobs?url=)',
       },
       'the transcription',
       240_000,
+      apiPollMs,
     );
     expect(current.duration).toBeCloseTo(clip.durationSeconds, 0);
     expect(wordErrorRate(clip.referenceText, current.transcript?.text ?? '', 'en').wer).toBeLessThan(0.15);

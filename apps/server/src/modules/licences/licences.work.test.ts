@@ -8,7 +8,7 @@ import { testLicenceSigner } from '../../test-support/licence-keys.js';
 import { openLive } from '../../test-support/live-socket.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
-import { waitFor } from '../../test-support/wait.js';
+import { apiPollMs, waitFor } from '../../test-support/wait.js';
 
 const captainClip = 'en/ls-dev-clean-3752-4944-0000.flac';
 const maxUses = 120;
@@ -70,6 +70,7 @@ describe(
         },
         `job ${job.fileName}`,
         180_000,
+        apiPollMs,
       );
       if (!current) throw new Error(`job ${job.fileName} never answered`);
       return current;

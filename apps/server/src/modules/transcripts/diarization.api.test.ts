@@ -15,7 +15,7 @@ import srtParser from 'srt-parser-2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
-import { waitFor } from '../../test-support/wait.js';
+import { apiPollMs, waitFor } from '../../test-support/wait.js';
 
 /** A real recording of two speakers taking turns (pyannote's sample, 30 s, reference RTTM beside it). */
 const twoSpeakers = testdataFile('diarization/pyannote-sample.wav');
@@ -76,7 +76,7 @@ describe(
       });
     }
 
-    /** The job once its transcription has ended, done or failed (read twice a second: see waitFor). */
+    /** The job once its transcription has ended, done or failed (read every `apiPollMs`). */
     async function jobWhenFinished(caller: Caller, fileId: string): Promise<TranscriptJob> {
       let last: TranscriptJob | undefined;
       await waitFor(
@@ -92,7 +92,7 @@ describe(
         },
         'the job',
         240_000,
-        500,
+        apiPollMs,
       );
       if (!last) throw new Error('no job read');
       return last;
