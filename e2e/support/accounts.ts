@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { solveChallenge } from 'altcha-lib/v1';
 import { captchaChallengeSchema, tokenResponseSchema } from '@verbatim/contracts';
 import { inject } from 'vitest';
@@ -85,19 +83,17 @@ export async function createVerifiedAccount(
   return { email, password: journeyPassword, accessToken: tokens.access_token };
 }
 
+let fileAccount: Promise<Account> | undefined;
+
 /**
- * One verified account shared by the journeys that only read (the server allows 10 registrations
- * per address and hour); kept in the data directory so every journey file finds the same one.
+ * One verified account for the journeys of a test file that only need to be signed in. Each file
+ * has its own: files run side by side, and a journey may change its account (its language, its
+ * sessions), which another file's journey must not see halfway through.
  */
-export async function sharedAccount(): Promise<Account> {
-  const file = join(inject('dataDir'), 'e2e-shared-account.json');
-  const saved = await readFile(file, 'utf8').then(
-    (text) => JSON.parse(text) as Account,
-    () => undefined,
-  );
-  if (saved) return saved;
-  const { email, password } = await createVerifiedAccount(newEmail('shared'));
-  const account = { email, password };
-  await writeFile(file, JSON.stringify(account));
-  return account;
+export function sharedAccount(): Promise<Account> {
+  fileAccount ??= createVerifiedAccount(newEmail('shared')).then(({ email, password }) => ({
+    email,
+    password,
+  }));
+  return fileAccount;
 }
