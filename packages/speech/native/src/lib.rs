@@ -119,16 +119,6 @@ pub struct RecognitionResult {
     pub language: String,
     pub segments: Vec<RecognisedSegment>,
     pub aborted: bool,
-    /// The beam's result failed Whisper's rules: this one was sampled at a higher temperature.
-    pub sampled: bool,
-}
-
-/// Samples per fallback temperature when the caller gives none (Whisper's reference: 5).
-const DEFAULT_BEST_OF: i32 = 5;
-
-struct Decoded {
-    result: RecognitionResult,
-    failed: bool,
 }
 
 #[napi]
@@ -171,15 +161,6 @@ impl WhisperModel {
     /// Recognises 16 kHz mono samples. `abort_flag` (an Int32Array over a SharedArrayBuffer) lets
     /// another thread stop the work: whisper.cpp polls it between steps, and the call returns
     /// with `aborted: true`.
-    ///
-    /// A decode that fails at a temperature (Whisper's rules: mean log-probability under
-    /// `logprob_threshold`, or a repetitive tail) is sampled again at the next temperature, the best
-    /// of `best_of` samples (5 by default, as in Whisper's reference and in whisper.cpp's CLI). Under
-    /// beam search whisper.cpp samples its fallback with as many decoders as the greedy setting
-    /// says, which whisper-rs leaves at -1 for a beam: one sample, a word-level lottery on
-    /// exactly the audio that was hard to hear. So the beam runs at the first temperature alone,
-    /// and its failure is sampled here, best of `best_of`, with whisper.cpp's fallback going on
-    /// from there.
     #[napi]
     pub fn transcribe(
         &mut self,
@@ -191,37 +172,6 @@ impl WhisperModel {
         if samples.is_empty() {
             return Err(failure("no samples to recognise"));
         }
-        let beam_size = options.beam_size.unwrap_or(1).max(1);
-        let best_of = options.best_of.unwrap_or(DEFAULT_BEST_OF).max(1);
-        let temperature = options.temperature.unwrap_or(0.0) as f32;
-        let step = options.temperature_increment.unwrap_or(0.2) as f32;
-        let abort_flag = abort_flag.as_ref();
-        if beam_size == 1 {
-            let greedy = SamplingStrategy::Greedy { best_of };
-            return Ok(self.decode(&samples, &options, greedy, temperature, step, abort_flag)?.result);
-        }
-        let beam = SamplingStrategy::BeamSearch { beam_size, patience: -1.0 };
-        let first = self.decode(&samples, &options, beam, temperature, 0.0, abort_flag)?;
-        if !first.failed || step <= 0.0 || temperature + step > 1.0 + f32::EPSILON {
-            return Ok(first.result);
-        }
-        let sampling = SamplingStrategy::Greedy { best_of };
-        let mut sampled = self.decode(&samples, &options, sampling, temperature + step, step, abort_flag)?.result;
-        sampled.sampled = !sampled.aborted;
-        Ok(sampled)
-    }
-
-    /// One whisper.cpp run from `temperature` (and on to 1.0 by `temperature_increment` steps, if
-    /// more than 0) on a fresh state; `failed` says whether its result fails Whisper's rules.
-    fn decode(
-        &self,
-        samples: &Float32Array,
-        options: &TranscribeOptions,
-        strategy: SamplingStrategy,
-        temperature: f32,
-        temperature_increment: f32,
-        abort_flag: Option<&Int32Array>,
-    ) -> Result<Decoded> {
         // A fresh decoder state per call: a reused one carries the previous window's cross-attention
         // cache past a shorter encoder context, so the same audio came out differently depending on
         // what was decoded before it (measured on the dev set; creating one costs no measurable time).
@@ -230,6 +180,12 @@ impl WhisperModel {
             .create_state()
             .map_err(|error| failure(format!("cannot create the decoder state: {error}")))?;
 
+        let beam_size = options.beam_size.unwrap_or(1).max(1);
+        let strategy = if beam_size > 1 {
+            SamplingStrategy::BeamSearch { beam_size, patience: -1.0 }
+        } else {
+            SamplingStrategy::Greedy { best_of: options.best_of.unwrap_or(1).max(1) }
+        };
         let mut params = FullParams::new(strategy);
         let language = options.language.clone().unwrap_or_else(|| "auto".to_string());
         params.set_language(Some(language.as_str()));
@@ -243,8 +199,8 @@ impl WhisperModel {
         params.set_token_timestamps(true);
         params.set_suppress_blank(true);
         params.set_suppress_nst(options.suppress_non_speech.unwrap_or(true));
-        params.set_temperature(temperature);
-        params.set_temperature_inc(temperature_increment);
+        params.set_temperature(options.temperature.unwrap_or(0.0) as f32);
+        params.set_temperature_inc(options.temperature_increment.unwrap_or(0.2) as f32);
         params.set_entropy_thold(options.entropy_threshold.unwrap_or(2.4) as f32);
         params.set_logprob_thold(options.logprob_threshold.unwrap_or(-1.0) as f32);
         params.set_no_speech_thold(options.no_speech_threshold.unwrap_or(0.6) as f32);
@@ -261,8 +217,8 @@ impl WhisperModel {
         if !prompt.is_empty() {
             params.set_initial_prompt(&prompt);
         }
-        if let Some(flag) = abort_flag {
-            if !flag.is_empty() {
+        if let Some(flag) = abort_flag.as_ref() {
+            if flag.len() > 0 {
                 // whisper-rs's closure-based abort callback casts its boxed closure to the wrong
                 // type (0.15.1), so the plain C callback is used with the flag's address as its
                 // user data. The typed array outlives this synchronous call.
@@ -278,20 +234,13 @@ impl WhisperModel {
                 prime_audio_context(&mut state, audio_context, options.threads.unwrap_or(2).max(1));
             }
         }
-        let outcome = state.full(params, samples);
+        let outcome = state.full(params, &samples);
         let aborted = abort_flag
-            .map(|flag| !flag.is_empty() && unsafe { (*(flag.as_ptr() as *const AtomicI32)).load(Ordering::Relaxed) } != 0)
+            .as_ref()
+            .map(|flag| flag.len() > 0 && unsafe { (*(flag.as_ptr() as *const AtomicI32)).load(Ordering::Relaxed) } != 0)
             .unwrap_or(false);
         if aborted {
-            return Ok(Decoded {
-                result: RecognitionResult {
-                    language,
-                    segments: Vec::new(),
-                    aborted: true,
-                    sampled: false,
-                },
-                failed: false,
-            });
+            return Ok(RecognitionResult { language, segments: Vec::new(), aborted: true });
         }
         outcome.map_err(|error| failure(format!("recognition failed: {error}")))?;
 
@@ -299,59 +248,12 @@ impl WhisperModel {
         let detected = whisper_rs::get_lang_str(language_id).unwrap_or("").to_string();
         let end_of_text = self.context.token_eot();
         let segments = collect_segments(&state, end_of_text);
-        let failed = decode_failed(&state, self.context.token_beg(), end_of_text, options);
-        Ok(Decoded {
-            result: RecognitionResult {
-                language: if detected.is_empty() { language } else { detected },
-                segments,
-                aborted: false,
-                sampled: false,
-            },
-            failed,
+        Ok(RecognitionResult {
+            language: if detected.is_empty() { language } else { detected },
+            segments,
+            aborted: false,
         })
     }
-}
-
-/// Whisper's rules for a decode to be tried again at a higher temperature, as whisper.cpp applies
-/// them to its best sequence: a mean log-probability of its tokens (text and timestamps) under
-/// `logprob_threshold`, or, past 32 tokens, an entropy of the last 32 under `entropy_threshold`
-/// (a loop).
-fn decode_failed(state: &WhisperState, timestamp_begin: i32, end_of_text: i32, options: &TranscribeOptions) -> bool {
-    let mut log_probabilities = Vec::new();
-    let mut ids = Vec::new();
-    for segment in state.as_iter() {
-        for index in 0..segment.n_tokens() {
-            let Some(token) = segment.get_token(index) else { continue };
-            let data = token.token_data();
-            if data.id < end_of_text || data.id >= timestamp_begin {
-                log_probabilities.push(f64::from(data.plog));
-                ids.push(data.id);
-            }
-        }
-    }
-    if ids.is_empty() {
-        return false;
-    }
-    let mean = log_probabilities.iter().sum::<f64>() / log_probabilities.len() as f64;
-    if mean < options.logprob_threshold.unwrap_or(-1.0) {
-        return true;
-    }
-    if ids.len() <= 32 {
-        return false;
-    }
-    let tail = &ids[ids.len() - 32..];
-    let mut counts = std::collections::HashMap::new();
-    for id in tail {
-        *counts.entry(*id).or_insert(0u32) += 1;
-    }
-    let entropy: f64 = counts
-        .values()
-        .map(|count| {
-            let p = f64::from(*count) / tail.len() as f64;
-            -p * p.ln()
-        })
-        .sum();
-    entropy < options.entropy_threshold.unwrap_or(2.4)
 }
 
 /// whisper.cpp detects the language before it applies `audio_ctx`, with whatever encoder context the

@@ -17,10 +17,6 @@ export interface NativeTranscribeOptions {
   /** Step of whisper.cpp's own temperature fallback; 0 disables it. */
   temperatureIncrement?: number;
   beamSize?: number;
-  /**
-   * Samples drawn at each temperature of the fallback, the likeliest kept (default 5, as Whisper's
-   * reference); under beam search the addon samples a failed beam itself (see lib.rs).
-   */
   bestOf?: number;
   suppressNonSpeech?: boolean;
   noSpeechThreshold?: number;
@@ -51,8 +47,6 @@ export interface NativeRecognition {
   language: string;
   segments: NativeSegment[];
   aborted: boolean;
-  /** The beam's result failed Whisper's rules (see `bestOf`): this one was sampled. */
-  sampled: boolean;
 }
 
 export interface NativeModelInfo {
