@@ -20,6 +20,17 @@ const speechSuites = [
   'src/modules/files/recording-fetch.test.ts',
   'src/modules/integrations/upload-to-crm.test.ts',
 ];
+/**
+ * Suites that run on an embedded PGlite folder whatever DATABASE_URL says (the folder's lock and
+ * its one owner, a server killed over its folder, the in-memory pool): on the PostgreSQL pass they
+ * would only run again what the first pass ran.
+ */
+const embeddedDatabaseSuites = [
+  'src/platform/db-owner/one-owner.test.ts',
+  'src/platform/db-owner/data-folder-lock.test.ts',
+  'src/platform/db/pglite-pool.test.ts',
+  'src/modules/files/files.restart.test.ts',
+];
 const databasePassOnly = process.env.VERBATIM_TEST_PASS === 'database';
 
 export default defineProject({
@@ -28,7 +39,10 @@ export default defineProject({
   test: {
     name: 'server',
     include: ['src/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...(databasePassOnly ? speechSuites : [])],
+    exclude: [
+      '**/node_modules/**',
+      ...(databasePassOnly ? [...speechSuites, ...embeddedDatabaseSuites] : []),
+    ],
     environment: 'node',
     // Files share a worker's imported modules: the server's module graph takes ~5 s to load, and
     // every file starts its own app, database and data folder anyway, so nothing leaks between them.
