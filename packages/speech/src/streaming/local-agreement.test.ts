@@ -4,6 +4,7 @@ import {
   continueSettled,
   settleAgreed,
   withoutRepeatedLead,
+  withoutSqueezedRepeat,
   wordsBeforePause,
   type TimedWord,
 } from './local-agreement.js';
@@ -88,5 +89,32 @@ describe('local agreement', () => {
     // A repetition said long after the final is the speaker's, not whisper's.
     expect(withoutRepeatedLead(final, words('Aires otra vez', 4))).toHaveLength(3);
     expect(withoutRepeatedLead([], repeated)).toEqual(repeated);
+  });
+
+  it('drops a second saying of the whole decode squeezed into the end of the audio, not one said', () => {
+    // A live final of bench:live (base, German), word times as whisper.cpp gave them.
+    const end = 46.976;
+    const morgen: TimedWord = { text: 'Morgenstunden', start: 45.034, end: 46.974 };
+    const squeezed: TimedWord[] = [
+      morgen,
+      ...['hat', 'Gäudemund.', 'Morgenstunden', 'hat', 'Gäudemund.'].map((text) => ({
+        text,
+        start: 46.974,
+        end: 46.974,
+      })),
+    ];
+    expect(withoutSqueezedRepeat(squeezed, end).map((word) => word.text)).toEqual([
+      'Morgenstunden',
+      'hat',
+      'Gäudemund.',
+    ]);
+    // Said twice, the second time heard: kept.
+    const said = words('thank you so much. Thank you so much.', 10);
+    expect(withoutSqueezedRepeat(said, 13.3)).toEqual(said);
+    // Not one phrase twice, or a single word twice: kept.
+    const other = [...squeezed.slice(0, 3), ...squeezed.slice(3).map((word) => ({ ...word, text: 'nein' }))];
+    expect(withoutSqueezedRepeat(other, end)).toEqual(other);
+    const single = [morgen, { ...morgen, start: end, end }];
+    expect(withoutSqueezedRepeat(single, end)).toEqual(single);
   });
 });

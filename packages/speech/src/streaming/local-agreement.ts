@@ -114,6 +114,25 @@ export function withoutRepeatedLead(final: readonly TimedWord[], words: readonly
   return [...words];
 }
 
+/** Words this close to the end of the decoded audio have no time of their own (seconds). */
+const squeezedSeconds = 0.05;
+
+/**
+ * The words of a decode without a second saying of them that whisper squeezed into the end of the
+ * audio. A short sentence followed by silence sometimes comes out twice in one segment (seen in
+ * bench:live: "Morgenstunden hat Gäudemund. Morgenstunden hat Gäudemund.", the second time every
+ * word at the very end of the audio, with no length). A person who says it twice is heard saying
+ * it: the second time has times of its own, and is kept.
+ */
+export function withoutSqueezedRepeat(words: readonly TimedWord[], audioEnd: number): TimedWord[] {
+  const half = words.length / 2;
+  if (!Number.isInteger(half) || half < 2) return [...words];
+  const first = words.slice(0, half);
+  const second = words.slice(half);
+  if (agreedPrefixLength(first, second) !== half) return [...words];
+  return second.every((word) => word.start >= audioEnd - squeezedSeconds) ? first : [...words];
+}
+
 export function joinWords(words: readonly TimedWord[]): string {
   return words
     .map((word) => word.text)

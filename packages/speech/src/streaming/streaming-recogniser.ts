@@ -11,6 +11,7 @@ import {
   joinWords,
   settleAgreed,
   withoutRepeatedLead,
+  withoutSqueezedRepeat,
   type TimedWord,
 } from './local-agreement.js';
 
@@ -592,9 +593,13 @@ export class StreamingRecogniser {
     this.#recogniserShared =
       performance.now() - submitted - result.recogniseMilliseconds > sharedRecogniserWaitMs;
     // Words placed at the very end of the audio were heard in the silent margin of the encoder's
-    // context, not in the audio (whisper repeating the utterance there).
+    // context, not in the audio (whisper repeating the utterance there), as a segment of their own
+    // or inside the utterance's segment.
     const audioEnd = (startSample + samples.length) / sampleRate;
-    const heard = result.segments.filter((segment) => segment.start < audioEnd - 0.05).flatMap(wordsOf);
+    const heard = withoutSqueezedRepeat(
+      result.segments.filter((segment) => segment.start < audioEnd - 0.05).flatMap(wordsOf),
+      audioEnd,
+    );
     return { words: withoutRepeatedLead(this.#finalWords, heard), language: result.language };
   }
 
