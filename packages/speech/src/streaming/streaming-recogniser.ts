@@ -206,8 +206,9 @@ interface PendingFinal {
  * whatever no pause's decode covered; a long utterance is cut at its lowest-voice moment before
  * `maxUtteranceSeconds`. Finals are never contradicted: later text in the paragraph is appended to
  * them, decoded from their pause with their text as prompt; so `Done` only has to decode what
- * followed the last final (and, when partials of it were shown, what followed their settled words). Partials settle words by local agreement (two successive decodes
- * agree); where finals are greedy too, the final text begins with them. Silence is never decoded.
+ * followed the last final (and, when partials of it were shown, what followed their settled words).
+ * Partials settle words by local agreement (two successive decodes agree); where finals are greedy
+ * too, the final text begins with them. Silence is never decoded.
  * One recognition at a time per stream, finals first; `push` waits when the recogniser falls
  * behind, so audio never piles up.
  */
@@ -679,19 +680,37 @@ export class StreamingRecogniser {
     if (!due) return false;
     // The audio between the pause and the decode's end was silent: every word heard is before it.
     const nextStart = Math.max(ahead.pauseSample, ahead.endSample - resumeLeadSeconds * sampleRate);
+    this.#commitWords(
+      utterance,
+      { words: ahead.words, language, from: 'pause' },
+      ahead.pauseSample,
+      nextStart,
+    );
+    return true;
+  }
+
+  /**
+   * Words of the utterance become a final of their own, with no decode, and the utterance goes on
+   * from `nextStart` (the voice's start kept, for the endpoint rule).
+   */
+  #commitWords(
+    utterance: Utterance,
+    committed: NonNullable<PendingFinal['committed']>,
+    voiceEndSample: number,
+    nextStart: number,
+  ): void {
     this.#finals.push({
-      utterance: { ...utterance, settled: ahead.words, ahead: undefined },
+      utterance: { ...utterance, settled: committed.words, ahead: undefined },
       endSample: nextStart,
-      voiceEndSample: ahead.pauseSample,
+      voiceEndSample,
       endpoint: false,
-      committed: { words: ahead.words, language, from: 'pause' },
+      committed,
     });
     const next = this.#newUtterance(nextStart, utterance.voiceStartSample);
     next.held = utterance.held;
     this.#current = next;
     this.#lastUtteranceEnd = nextStart;
     this.#cancelPartial();
-    return true;
   }
 
   /**
@@ -710,15 +729,12 @@ export class StreamingRecogniser {
     const settledEnd = Math.round(last.end * sampleRate);
     const nextStart = Math.max(utterance.startSample, settledEnd - resumeLeadSeconds * sampleRate);
     if (nextStart <= utterance.startSample || nextStart >= endSample) return;
-    this.#finals.push({
-      utterance: { ...utterance, ahead: undefined },
-      endSample: nextStart,
-      voiceEndSample: settledEnd,
-      endpoint: false,
-      committed: { words: utterance.settled, language, from: 'settled' },
-    });
-    this.#current = this.#newUtterance(nextStart, utterance.voiceStartSample);
-    this.#lastUtteranceEnd = nextStart;
+    this.#commitWords(
+      utterance,
+      { words: utterance.settled, language, from: 'settled' },
+      settledEnd,
+      nextStart,
+    );
   }
 
   /** The voice was heard after `sample` in the open speech region. */
