@@ -20,19 +20,19 @@ async function metaDescription(page: Page) {
 describe('page title', () => {
   journey('names the screen and the product on every route', async ({ page }) => {
     await page.goto('/auth/login');
-    await expect.poll(() => page.title()).toBe(`Log in · ${productName}`);
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe(`Log in · ${productName}`);
     await page.goto('/auth/register');
-    await expect.poll(() => page.title()).toBe(`Register · ${productName}`);
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe(`Register · ${productName}`);
 
     await signIn(page, await sharedAccount());
-    await expect.poll(() => page.title()).toBe(`Getting started · ${productName}`);
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe(`Getting started · ${productName}`);
     expect(await metaDescription(page)).toMatch(/^Start transcribing speech/);
 
     await page.goto('/error?id=abc');
-    await expect.poll(() => page.title()).toBe(`Error · ${productName}`);
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe(`Error · ${productName}`);
 
     await page.goto('/nowhere');
-    await expect.poll(() => page.title()).toBe(`Page not found · ${productName}`);
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe(`Page not found · ${productName}`);
     expect(await metaDescription(page)).toBe('The page you were looking for does not exist.');
   });
 
@@ -41,6 +41,6 @@ describe('page title', () => {
     await page.goto('/');
 
     await page.waitForURL((url) => url.pathname === '/home');
-    await expect.poll(() => page.title()).toBe(`Getting started · ${productName}`);
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe(`Getting started · ${productName}`);
   });
 });
