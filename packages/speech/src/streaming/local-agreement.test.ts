@@ -117,4 +117,36 @@ describe('local agreement', () => {
     const single = [morgen, { ...morgen, start: end, end }];
     expect(withoutSqueezedRepeat(single, end)).toEqual(single);
   });
+
+  it('drops a squeezed repeat of the last phrase, its first word placed before the end, or looping on', () => {
+    // Live finals of bench:live (base, Spanish), word times as whisper.cpp gave them.
+    const timed = (spec: string): TimedWord[] =>
+      spec.split(' ').map((item) => {
+        const [text, times] = item.split('@') as [string, string];
+        const [start, end] = times.split('-').map(Number) as [number, number];
+        return { text, start, end };
+      });
+    const perspectivas = timed(
+      'además@28.65-28.92 de@28.92-29.03 establecer@29.03-29.53 sus@29.63-29.69 perspectivos,@29.79-30.54 ' +
+        'además@30.54-30.71 de@30.71-30.71 establecer@30.71-30.71 sus@30.71-30.71 perspectivos,@30.71-30.71',
+    );
+    expect(withoutSqueezedRepeat(perspectivas, 30.72)).toEqual(perspectivas.slice(0, 5));
+    // Looping on past the second saying.
+    const looping = [...perspectivas, ...timed('además@30.71-30.71 de@30.71-30.71 establecer@30.71-30.71')];
+    expect(withoutSqueezedRepeat(looping, 30.72)).toEqual(perspectivas.slice(0, 5));
+    const gente = timed(
+      'Fué@38.49-38.62 tanta@38.62-38.94 la@38.98-39.09 cantidad@39.09-39.64 de@39.64-39.75 gente@39.76-40.08 ' +
+        'que@40.14-40.31 se@40.31-40.44 concentró.@40.44-41.20 Fue@41.20-41.20 tanta@41.20-41.20 la@41.21-41.21 ' +
+        'cantidad@41.21-41.23 de@41.23-41.23 gente@41.23-41.24 que@41.24-41.24 se@41.24-41.24 concentró.@41.24-41.33',
+    );
+    expect(withoutSqueezedRepeat(gente, 41.34)).toEqual(gente.slice(0, 9));
+    // A phrase said again at a speaking pace, up to the end of the audio: kept.
+    const twice = words('no way no way', 10);
+    expect(withoutSqueezedRepeat(twice, 11.6)).toEqual(twice);
+    // Squeezed but said once ("En la plaza de San Pedro", its last words at the end): kept.
+    const once = timed(
+      'En@43.86-45.03 la@45.30-45.30 plaza@45.30-45.30 de@45.30-45.30 San@45.30-45.30 Pedro@45.30-45.30',
+    );
+    expect(withoutSqueezedRepeat(once, 45.31)).toEqual(once);
+  });
 });

@@ -114,23 +114,39 @@ export function withoutRepeatedLead(final: readonly TimedWord[], words: readonly
   return [...words];
 }
 
-/** Words this close to the end of the decoded audio have no time of their own (seconds). */
-const squeezedSeconds = 0.05;
+/** The same word but for accents ("Fué", "Fue"): whisper spells a word it repeats either way. */
+function sameLetters(a: TimedWord, b: TimedWord | undefined): boolean {
+  const letters = (text: string) => comparableWord(text.normalize('NFD').replace(/\p{M}/gu, ''));
+  return b !== undefined && letters(a.text) === letters(b.text);
+}
+
+/** A repeat ending this close to the end of the decoded audio was squeezed into it (seconds). */
+const squeezedEndSeconds = 0.1;
+/** Fewer seconds per word than this is no one's speech: times whisper squeezed (seconds). */
+const squeezedSecondsPerWord = 0.1;
 
 /**
- * The words of a decode without a second saying of them that whisper squeezed into the end of the
- * audio. A short sentence followed by silence sometimes comes out twice in one segment (seen in
- * bench:live: "Morgenstunden hat Gäudemund. Morgenstunden hat Gäudemund.", the second time every
- * word at the very end of the audio, with no length). A person who says it twice is heard saying
- * it: the second time has times of its own, and is kept.
+ * The words of a decode without what whisper squeezed into the end of the audio repeating the
+ * words before it. A phrase followed by silence sometimes comes out twice, or loops on (seen in
+ * bench:live: "Morgenstunden hat Gäudemund. Morgenstunden hat Gäudemund.", "además de establecer
+ * sus perspectivas, además de establecer sus perspectivas, además de establecer"), the repeat
+ * crammed into the last tenth of a second of the audio, faster than anyone speaks. A person who
+ * says it twice is heard saying it: the second time has times of its own, and is kept.
  */
 export function withoutSqueezedRepeat(words: readonly TimedWord[], audioEnd: number): TimedWord[] {
-  const half = words.length / 2;
-  if (!Number.isInteger(half) || half < 2) return [...words];
-  const first = words.slice(0, half);
-  const second = words.slice(half);
-  if (agreedPrefixLength(first, second) !== half) return [...words];
-  return second.every((word) => word.start >= audioEnd - squeezedSeconds) ? first : [...words];
+  const last = words[words.length - 1];
+  if (!last || last.end < audioEnd - squeezedEndSeconds) return [...words];
+  // The earliest start of a run of 2 words or more that goes on repeating the phrase before it.
+  for (let start = 2; start <= words.length - 2; start += 1) {
+    const first = words[start];
+    const length = words.length - start;
+    if (!first || last.end - first.start >= length * squeezedSecondsPerWord) continue;
+    for (let period = 2; period <= start; period += 1) {
+      if (words.slice(start).every((word, index) => sameLetters(word, words[start + index - period])))
+        return words.slice(0, start);
+    }
+  }
+  return [...words];
 }
 
 export function joinWords(words: readonly TimedWord[]): string {

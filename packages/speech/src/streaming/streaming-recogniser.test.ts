@@ -159,6 +159,52 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     expect(statistics.decodedSamples).toBeLessThan(whole.statistics.decodedSamples);
   });
 
+  it('a sentence that ends while its pause is being decoded: the words before the pause become final, only the rest is decoded', async () => {
+    const first = readManifest().find((row) => row.path === 'fr/fleurs-fr-000.ogg');
+    const second = readManifest().find((row) => row.path === 'fr/cv-fr-20046123.mp3');
+    if (!first || !second) throw new Error('dev-set recordings missing from the manifest');
+    const [a, b] = [await decoded(first.path), await decoded(second.path)];
+    const voiceEnd = await speechEndOf(a);
+    // A 0.45 s pause inside the utterance, then the second sentence and the silence that ends it.
+    const resume = voiceEnd + 16_000 * 0.45;
+    const samples = new Float32Array(resume + b.length + 16_000 * 1.5);
+    samples.set(a.subarray(0, voiceEnd), 0);
+    samples.set(b, resume);
+    const messages: StreamingSegment[] = [];
+    // The first sentence's own comma pause (at 4.8 s) does not commit its words: only this pause does.
+    const recogniser = engine.openStream({
+      language: 'fr',
+      tuning: { commitPausesAfterSeconds: 6 },
+      onSegment: (segment) => messages.push(segment),
+    });
+    // In real time up to the end of the pause, so that its decode (base, a beam, one thread: over a
+    // second) has started; then the rest at once, as a client catching up sends it: the endpoint
+    // comes while the pause's decode still runs.
+    const started = performance.now();
+    for (let at = 0; at < resume; at += 2048) {
+      await recogniser.push(samples.subarray(at, Math.min(resume, at + 2048)));
+      const due = Math.min(resume, at + 2048) / 16 - (performance.now() - started);
+      if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+    }
+    await recogniser.push(samples.subarray(resume));
+    await recogniser.finish();
+    expect(recogniser.statistics.finalsCommittedAtPauses).toBe(1);
+    const finals = messages.filter((message) => message.type === 'final');
+    expect(finals).toHaveLength(2);
+    expect(finals[1]!.text.startsWith(finals[0]!.text)).toBe(true);
+    // Both sentences, every word: the second decoded from the pause, with the first as its prompt.
+    expect(finals[1]!.text.toLowerCase()).toMatch(/terrain montagneux/);
+    const reference = `${first.referenceText} ${second.referenceText}`;
+    expect(wordErrorRate(reference, finals[1]!.text, 'fr').wer).toBeLessThanOrEqual(0.35);
+    const batch = await engine.transcribeFile(second.absolutePath, { language: 'fr' });
+    const lastWord = (text: string) =>
+      text
+        .toLowerCase()
+        .match(/[\p{L}']+/gu)
+        ?.at(-1);
+    expect(lastWord(finals[1]!.text)).toBe(lastWord(batch.segments.map((segment) => segment.text).join(' ')));
+  });
+
   it('keeps the first words of a stream that starts in the middle of speech, which Silero hears late', async () => {
     const entry = readManifest().find((row) => row.path === 'fr/fleurs-fr-000.ogg');
     if (!entry) throw new Error('fr/fleurs-fr-000.ogg missing from the manifest');

@@ -207,6 +207,9 @@ interface PendingFinal {
  * `maxUtteranceSeconds`. Finals are never contradicted: later text in the paragraph is appended to
  * them, decoded from their pause with their text as prompt; so `Done` only has to decode what
  * followed the last final (and, when partials of it were shown, what followed their settled words).
+ * When the utterance ends while a pause's decode runs, that decode's words become a final all the
+ * same and only the rest is decoded. No partial is decoded while the voice is silent, and a pause's
+ * decode cancels the partial in progress: it hears the same audio, and the person waits for it.
  * Partials settle words by local agreement (two successive decodes agree); where finals are greedy
  * too, the final text begins with them. Silence is never decoded.
  * One recognition at a time per stream, finals first; `push` waits when the recogniser falls
@@ -371,6 +374,8 @@ export class StreamingRecogniser {
       return;
     }
     if (current) this.#notePause(current);
+    // The pause's decode covers what the partial in progress hears, and is the sentence's final.
+    if (current && this.#partialDecode?.kind === 'partial' && this.#pauseDue(current)) this.#cancelPartial();
     if (current?.ahead) this.#finalAtPause(current);
   }
 
@@ -509,8 +514,12 @@ export class StreamingRecogniser {
 
   /** Words before a pause the voice went on from become final (`commitPausesAfterSeconds`). */
   #commitsAt(utterance: Utterance, pauseSample: number): boolean {
+    return !this.#inputEnded && this.#longEnoughToCommit(utterance, pauseSample);
+  }
+
+  #longEnoughToCommit(utterance: Utterance, pauseSample: number): boolean {
     const after = this.#tuning.commitPausesAfterSeconds;
-    return after > 0 && !this.#inputEnded && pauseSample - utterance.startSample >= after * sampleRate;
+    return after > 0 && pauseSample - utterance.startSample >= after * sampleRate;
   }
 
   /** Notes the voice's pause (silence after it) on the utterance, for the decode due at a pause. */
@@ -543,6 +552,7 @@ export class StreamingRecogniser {
         !this.#finished &&
         !this.#inputEnded &&
         this.#voiceSince(current.startSample) &&
+        !this.#voiceSilent() &&
         this.#audio.endSample - current.decodedUntil >= step * sampleRate &&
         this.#audio.endSample - current.startSample >= this.#tuning.firstPartialSeconds * sampleRate;
       if (current && this.#pauseDue(current)) work = this.#decodePartial(current, 'ahead');
@@ -678,8 +688,7 @@ export class StreamingRecogniser {
       ? this.#commitsAt(utterance, ahead.pauseSample)
       : this.#detector.position - voiceEnd >= this.#tuning.pauseFinalSilenceMs * 16;
     if (!due) return false;
-    // The audio between the pause and the decode's end was silent: every word heard is before it.
-    const nextStart = Math.max(ahead.pauseSample, ahead.endSample - resumeLeadSeconds * sampleRate);
+    const nextStart = resumeSampleAfter(ahead);
     this.#commitWords(
       utterance,
       { words: ahead.words, language, from: 'pause' },
@@ -737,6 +746,15 @@ export class StreamingRecogniser {
     );
   }
 
+  /**
+   * The voice has gone quiet (the VAD's last frames are silence): a partial now would hear no new
+   * word, and would hold back the decode due at the pause `pauseDecodeSeconds` in.
+   */
+  #voiceSilent(): boolean {
+    const open = this.#detector.openRegion;
+    return open !== undefined && open.speechEndSample < this.#detector.position;
+  }
+
   /** The voice was heard after `sample` in the open speech region. */
   #voiceSince(sample: number): boolean {
     return (this.#detector.openRegion?.speechEndSample ?? 0) > sample;
@@ -757,7 +775,8 @@ export class StreamingRecogniser {
     return continued;
   }
 
-  async #decodeFinal(pending: PendingFinal): Promise<void> {
+  async #decodeFinal(due: PendingFinal): Promise<void> {
+    const pending = this.#splitAtDecodedPause(due);
     const { utterance } = pending;
     // Decoded at the pause with every word of the utterance, and only silence since: that is the final.
     const ahead =
@@ -798,11 +817,48 @@ export class StreamingRecogniser {
     if (newParagraph && this.#paragraph.text) this.#paragraph = { id: this.#paragraph.id + 1, text: '' };
   }
 
+  /**
+   * The utterance ended while (or after) a decode made at an earlier pause of it ran, and the voice
+   * went on after that pause: the pause's words become a final of their own, as they would have
+   * had the decode finished before the voice resumed (`commitPausesAfterSeconds`), and only the
+   * audio after the pause is decoded for the rest. Otherwise the end of a long sentence waited for
+   * all of it to be decoded again. Returns the final to make now; the rest waits first in line.
+   */
+  #splitAtDecodedPause(pending: PendingFinal): PendingFinal {
+    const { utterance } = pending;
+    const ahead = utterance.ahead;
+    const language = ahead?.language ?? this.#language;
+    if (!ahead || pending.committed || language === undefined || ahead.words.length === 0) return pending;
+    if (ahead.endSample >= pending.voiceEndSample) return pending;
+    if (!this.#longEnoughToCommit(utterance, ahead.pauseSample)) return pending;
+    const nextStart = resumeSampleAfter(ahead);
+    if (nextStart >= pending.endSample) return pending;
+    this.#finals.unshift({
+      ...pending,
+      utterance: this.#newUtterance(nextStart, utterance.voiceStartSample),
+    });
+    return {
+      utterance: { ...utterance, settled: ahead.words, ahead: undefined },
+      endSample: nextStart,
+      voiceEndSample: ahead.pauseSample,
+      endpoint: false,
+      committed: { words: ahead.words, language, from: 'pause' },
+    };
+  }
+
   /** A final of this stream's language is decoded greedily, as partials are. */
   #partialsDecodeAsFinals(): boolean {
     const { beamSize, beamSizeOtherLanguages } = this.#options.decoding;
     return (this.#language === 'en' ? beamSize : beamSizeOtherLanguages) <= 1;
   }
+}
+
+/**
+ * Where the words after a pause's decode are decoded from: the audio between the pause and the
+ * decode's end was silent, so every word it heard is before it.
+ */
+function resumeSampleAfter(ahead: Ahead): number {
+  return Math.max(ahead.pauseSample, ahead.endSample - resumeLeadSeconds * sampleRate);
 }
 
 function joinText(before: string, after: string): string {
