@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   agreedPrefixLength,
   continueSettled,
+  joinWords,
   settleAgreed,
   withoutRepeatedLead,
   withoutSqueezedRepeat,
@@ -58,6 +59,19 @@ describe('local agreement', () => {
       'your',
       'country',
     ]);
+  });
+
+  it('continues settled words after their last phrase, wherever a new decode that heard earlier words differently says it', () => {
+    // A live English final (greedy, bench:live): the partials had settled words the final heard
+    // differently before them, and its word times were squeezed into the end of the audio.
+    const settled = words('some he is in charge here and he just chases them for fun now', 47.6);
+    const final = words(
+      'some however, cat has taught them that he is in charge here and he just chases them for fun now and again when he is not busy sleeping.',
+      47.6,
+    ).map((word, index) => (index < 2 ? word : { ...word, start: 54.9, end: 54.9 }));
+    expect(joinWords(continueSettled(settled, final))).toBe(
+      'some he is in charge here and he just chases them for fun now and again when he is not busy sleeping.',
+    );
   });
 
   it('places words on either side of a pause, or refuses when one straddles it', () => {

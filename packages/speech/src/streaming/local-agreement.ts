@@ -40,6 +40,8 @@ export function continueSettled(
   const agreed = agreedPrefixLength(settled, hypothesis);
   if (agreed === settled.length) return [...settled, ...hypothesis.slice(agreed)];
   const last = settled[settled.length - 1];
+  const phraseEnd = endOfSettledPhrase(settled, hypothesis);
+  if (phraseEnd !== undefined) return [...settled, ...hypothesis.slice(phraseEnd)];
   const from = Math.max(1, settled.length - alignmentSlack);
   const to = Math.min(hypothesis.length, settled.length + alignmentSlack);
   for (let end = to; end >= from; end -= 1) {
@@ -47,6 +49,30 @@ export function continueSettled(
   }
   const settledEnd = last?.end ?? 0;
   return [...settled, ...hypothesis.filter((word) => word.start >= settledEnd - timeTolerance)];
+}
+
+/** Words of the settled text's end that, found together in a new decode, place its continuation. */
+const settledPhraseWords = 3;
+
+/**
+ * Where the settled text's last three words end in the hypothesis, the occurrence nearest the
+ * settled text's length: a decode that heard earlier words differently ("some however, cat has
+ * taught them that he is in charge here" where partials settled "some he is in charge here") still
+ * says the phrase the settled text ends with, wherever it falls.
+ */
+function endOfSettledPhrase(
+  settled: readonly TimedWord[],
+  hypothesis: readonly TimedWord[],
+): number | undefined {
+  if (settled.length < settledPhraseWords) return undefined;
+  const phrase = settled.slice(settled.length - settledPhraseWords);
+  let best: number | undefined;
+  for (let end = settledPhraseWords; end <= hypothesis.length; end += 1) {
+    if (!phrase.every((word, index) => sameWord(hypothesis[end - settledPhraseWords + index], word)))
+      continue;
+    if (best === undefined || Math.abs(end - settled.length) < Math.abs(best - settled.length)) best = end;
+  }
+  return best;
 }
 
 /**
