@@ -140,10 +140,9 @@ export function withoutRepeatedLead(final: readonly TimedWord[], words: readonly
   return [...words];
 }
 
-/** The same word but for accents ("Fué", "Fue"): whisper spells a word it repeats either way. */
-function sameLetters(a: TimedWord, b: TimedWord | undefined): boolean {
-  const letters = (text: string) => comparableWord(text.normalize('NFD').replace(/\p{M}/gu, ''));
-  return b !== undefined && letters(a.text) === letters(b.text);
+/** The word as compared for a repeat: accents aside too ("Fué", "Fue"), as whisper spells a word it repeats either way. */
+function lettersOf(text: string): string {
+  return comparableWord(text.normalize('NFD').replace(/\p{M}/gu, ''));
 }
 
 /** A repeat ending this close to the end of the decoded audio was squeezed into it (seconds). */
@@ -162,14 +161,17 @@ const squeezedSecondsPerWord = 0.1;
 export function withoutSqueezedRepeat(words: readonly TimedWord[], audioEnd: number): TimedWord[] {
   const last = words[words.length - 1];
   if (!last || last.end < audioEnd - squeezedEndSeconds) return [...words];
+  const letters = words.map((word) => lettersOf(word.text));
   // The earliest start of a run of 2 words or more that goes on repeating the phrase before it.
   for (let start = 2; start <= words.length - 2; start += 1) {
     const first = words[start];
     const length = words.length - start;
     if (!first || last.end - first.start >= length * squeezedSecondsPerWord) continue;
     for (let period = 2; period <= start; period += 1) {
-      if (words.slice(start).every((word, index) => sameLetters(word, words[start + index - period])))
-        return words.slice(0, start);
+      let repeats = true;
+      for (let index = start; repeats && index < words.length; index += 1)
+        repeats = letters[index] === letters[index - period];
+      if (repeats) return words.slice(0, start);
     }
   }
   return [...words];

@@ -708,13 +708,7 @@ export class StreamingRecogniser {
     voiceEndSample: number,
     nextStart: number,
   ): void {
-    this.#finals.push({
-      utterance: { ...utterance, settled: committed.words, ahead: undefined },
-      endSample: nextStart,
-      voiceEndSample,
-      endpoint: false,
-      committed,
-    });
+    this.#finals.push(committedFinal(utterance, committed, voiceEndSample, nextStart));
     const next = this.#newUtterance(nextStart, utterance.voiceStartSample);
     next.held = utterance.held;
     this.#current = next;
@@ -837,13 +831,12 @@ export class StreamingRecogniser {
       ...pending,
       utterance: this.#newUtterance(nextStart, utterance.voiceStartSample),
     });
-    return {
-      utterance: { ...utterance, settled: ahead.words, ahead: undefined },
-      endSample: nextStart,
-      voiceEndSample: ahead.pauseSample,
-      endpoint: false,
-      committed: { words: ahead.words, language, from: 'pause' },
-    };
+    return committedFinal(
+      utterance,
+      { words: ahead.words, language, from: 'pause' },
+      ahead.pauseSample,
+      nextStart,
+    );
   }
 
   /** A final of this stream's language is decoded greedily, as partials are. */
@@ -851,6 +844,22 @@ export class StreamingRecogniser {
     const { beamSize, beamSizeOtherLanguages } = this.#options.decoding;
     return (this.#language === 'en' ? beamSize : beamSizeOtherLanguages) <= 1;
   }
+}
+
+/** A final of words already decoded, up to `endSample`, where the rest of the utterance starts. */
+function committedFinal(
+  utterance: Utterance,
+  committed: NonNullable<PendingFinal['committed']>,
+  voiceEndSample: number,
+  endSample: number,
+): PendingFinal {
+  return {
+    utterance: { ...utterance, settled: committed.words, ahead: undefined },
+    endSample,
+    voiceEndSample,
+    endpoint: false,
+    committed,
+  };
 }
 
 /**
