@@ -1,4 +1,4 @@
-import { NavLink, ScrollArea, Stack, Tooltip } from '@mantine/core';
+import { NavLink, ScrollArea, Skeleton, Stack, Tooltip } from '@mantine/core';
 import {
   IconApi,
   IconBook2,
@@ -52,11 +52,25 @@ export interface SidebarProps {
 export function Sidebar({ rail, onNavigate }: SidebarProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const config = useConsoleConfig().data;
+  const consoleConfig = useConsoleConfig();
+  const config = consoleConfig.data;
   const docsUrl = config?.links.docs;
   // The on-premise edition has no credit and no billing: its licence pays (shown on /on-premise).
   const onPremiseEdition = config?.edition === 'on_premise';
   const links = onPremiseEdition ? screenLinks.filter(({ to }) => to !== billingPath) : screenLinks;
+
+  // Until the edition is known the links stand still as placeholders: links shown at once and then
+  // moved by the credit card or the Billing link would be under the pointer of someone already
+  // clicking the one they saw. A configuration that cannot be read leaves the cloud's links.
+  if (consoleConfig.isPending) {
+    return (
+      <Stack gap={4} p="sm" aria-busy aria-label={t('chrome.loading')}>
+        {screenLinks.map(({ to }) => (
+          <Skeleton key={to} h={40} radius="sm" />
+        ))}
+      </Stack>
+    );
+  }
 
   return (
     <ScrollArea type="never">

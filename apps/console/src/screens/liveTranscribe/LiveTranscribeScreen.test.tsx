@@ -169,10 +169,12 @@ describe('live transcribe screen', { timeout: 30_000 }, () => {
     installMicrophones({ permission: 'granted', devices: [] });
     stubApi({ '/api/v1/settings/transcript-languages': { body: languages } });
     await renderRoutes(routes, { initialEntries: ['/home'], signedIn: true });
-    const quickAction = await screen.findByRole('link', { name: 'Live transcribe', description: undefined });
+    const quickAction = await within(screen.getByRole('main')).findByRole('link', {
+      name: 'Live transcribe',
+    });
     expect(quickAction).toHaveAttribute('href', '/live-transcribe');
     const navigation = screen.getByRole('navigation', { name: 'Main navigation' });
-    expect(within(navigation).getByRole('link', { name: 'Live transcribe' })).toHaveAttribute(
+    expect(await within(navigation).findByRole('link', { name: 'Live transcribe' })).toHaveAttribute(
       'href',
       '/live-transcribe',
     );
