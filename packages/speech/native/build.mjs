@@ -19,7 +19,11 @@ if (cargo.status !== 0) {
 // they change: a build made without these options (or with others) cleans that crate's build first.
 const ggmlOptions = path.join(here, 'ggml-options.cmake');
 const optionsStamp = path.join(here, 'target', 'release', 'ggml-options.sha256');
-const optionsHash = createHash('sha256').update(readFileSync(ggmlOptions)).digest('hex');
+// It includes the patch that makes whisper.cpp's encoder abortable: a change to either rebuilds.
+const optionsHash = createHash('sha256')
+  .update(readFileSync(ggmlOptions))
+  .update(readFileSync(path.join(here, 'abortable-encoder.cmake')))
+  .digest('hex');
 const builtWith = existsSync(optionsStamp) ? readFileSync(optionsStamp, 'utf8') : '';
 if (builtWith !== optionsHash) {
   spawnSync('cargo', ['clean', '--release', '--quiet', '-p', 'whisper-rs-sys'], {

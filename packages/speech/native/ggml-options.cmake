@@ -7,3 +7,5 @@
 # own dot products. Measured with bench:speech (base-q8_0, 2 threads): RTF 0.114 -> 0.092 on English
 # (greedy), 0.119 -> 0.107 over all languages, same WER.
 set(GGML_LLAMAFILE ON CACHE BOOL "ggml: use llamafile's tinyBLAS" FORCE)
+
+include("${CMAKE_CURRENT_LIST_DIR}/abortable-encoder.cmake")

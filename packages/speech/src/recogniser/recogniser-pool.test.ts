@@ -107,6 +107,46 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
     }
   });
 
+  it('gives a live final the core of the partial its stream has just cancelled', async () => {
+    const tinyModel = path.join(sharedModelsDir, 'ggml-tiny.en-q8_0.bin');
+    // Under a loaded test machine the partial's encoder may take seconds to reach its next stop.
+    const pair = new RecogniserPool({
+      workers: 2,
+      threadsPerWorker: 1,
+      freeCores: () => 2,
+      stoppingThreadWaitMs: 60_000,
+    });
+    try {
+      await pair.preload(tinyModel);
+      const cancel = new AbortController();
+      const partial = pair.recognise({
+        modelPath: tinyModel,
+        samples: jfk.slice(),
+        options: { language: 'en' },
+        priority: recognitionPriority.livePartial,
+        signal: cancel.signal,
+      });
+      const partialOutcome = partial.then(
+        () => 'finished',
+        (error: unknown) => (isSpeechError(error) ? error.code : String(error)),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The stream's sentence ends: it drops its partial and asks for the final at once.
+      cancel.abort();
+      const final = await pair.recognise({
+        modelPath: tinyModel,
+        samples: jfk.slice(0, 16_000 * 3),
+        options: { language: 'en' },
+        priority: recognitionPriority.liveFinal,
+      });
+      expect(await partialOutcome).toBe('CANCELLED');
+      expect(final.threads).toBe(2);
+      expect(final.result.segments.length).toBeGreaterThan(0);
+    } finally {
+      await pair.close();
+    }
+  });
+
   it('cancels a waiting job at once and a running one at its next step, then keeps working', async () => {
     const running = new AbortController();
     const waiting = new AbortController();
@@ -133,6 +173,28 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
       options: { language: 'en', audioContext: 614 },
     });
     expect(after.result.segments.length).toBeGreaterThan(0);
+  });
+
+  it('stops a cancelled job inside the encoder, not after it', async () => {
+    // The whole 30 s encoder context: most of this recognition's time is the encoder.
+    const options = { language: 'en', audioContext: 1500 };
+    const started = performance.now();
+    await pool.recognise({ modelPath: baseModel, samples: jfk.slice(), options });
+    const wholeRun = performance.now() - started;
+
+    const cancel = new AbortController();
+    const running = pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(),
+      options,
+      signal: cancel.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const cancelledAt = performance.now();
+    cancel.abort();
+    expect(await failureOf(running)).toBe('CANCELLED');
+    // whisper.cpp alone looks at the flag only once the encoder is done (most of the run).
+    expect(performance.now() - cancelledAt).toBeLessThan(wholeRun / 4);
   });
 
   it('runs live finals, then live partials, before windows of recordings waiting in line', async () => {

@@ -45,6 +45,12 @@ export interface RecogniserPoolOptions {
   threadsPerWorker: number;
   /** Cores nothing else runs on right now (default: from /proc/loadavg); see #threadsFor. */
   freeCores?: () => number;
+  /**
+   * How long a live final alone in line waits for a cancelled job's thread to stop, to borrow it
+   * (see #waitsForStoppingThread). whisper.cpp sees the stop flag before every graph node (see
+   * native/abortable-encoder.cmake): a cancelled partial stopped 6-20 ms after it was cancelled.
+   */
+  stoppingThreadWaitMs?: number;
 }
 
 interface PendingJob {
@@ -58,6 +64,8 @@ interface PendingJob {
   abortFlag: Int32Array;
   signal?: AbortSignal;
   onAbort?: () => void;
+  /** A live final's wait for a stopping thread: begun, then over (it stopped, or time ran out). */
+  waitForStoppingThread?: 'begun' | 'over';
 }
 
 interface PoolWorker {
@@ -83,6 +91,7 @@ export class RecogniserPool implements Recogniser {
   readonly #threadsPerWorker: number;
   readonly #size: number;
   readonly #freeCores: () => number;
+  readonly #stoppingThreadWaitMs: number;
   #nextJobId = 1;
   #closed = false;
 
@@ -93,6 +102,7 @@ export class RecogniserPool implements Recogniser {
     this.#threadsPerWorker = Math.max(1, options.threadsPerWorker);
     this.#size = Math.max(1, options.workers);
     this.#freeCores = options.freeCores ?? (() => freeCores());
+    this.#stoppingThreadWaitMs = options.stoppingThreadWaitMs ?? 100;
   }
 
   get size(): number {
@@ -214,8 +224,9 @@ export class RecogniserPool implements Recogniser {
   #dispatch(): void {
     for (const worker of this.#workers) {
       if (worker.job) continue;
-      const job = this.#waiting.shift();
-      if (!job) return;
+      const job = this.#waiting[0];
+      if (!job || this.#waitsForStoppingThread(job)) return;
+      this.#waiting.shift();
       worker.job = job;
       if (job.message.type === 'recognise') job.message.options.threads = this.#threadsFor(job);
       // A busy thread keeps the process alive (a CLI awaiting its transcript); an idle one does not.
@@ -223,6 +234,29 @@ export class RecogniserPool implements Recogniser {
       const transfer = job.message.type === 'recognise' ? [job.message.samples.buffer as ArrayBuffer] : [];
       worker.thread.postMessage(job.message, transfer);
     }
+  }
+
+  /**
+   * The final of a sentence usually arrives as its stream cancels the partial it was decoding: an
+   * idle recogniser takes the final at once, while the partial's thread is still stopping, so the
+   * final gets no borrowed core and spends its second or so on one thread. Alone in line, it waits
+   * for the stopping thread (at most stoppingThreadWaitMs) and borrows it.
+   */
+  #waitsForStoppingThread(job: PendingJob): boolean {
+    if (job.priority !== recognitionPriority.liveFinal || this.#waiting.length > 1) return false;
+    const stopping = this.#workers.some(
+      (worker) => worker.job && Atomics.load(worker.job.abortFlag, 0) === 1,
+    );
+    if (!stopping) return false;
+    if (job.waitForStoppingThread === 'over') return false;
+    if (job.waitForStoppingThread === undefined) {
+      job.waitForStoppingThread = 'begun';
+      setTimeout(() => {
+        job.waitForStoppingThread = 'over';
+        this.#dispatch();
+      }, this.#stoppingThreadWaitMs).unref();
+    }
+    return true;
   }
 
   /**
