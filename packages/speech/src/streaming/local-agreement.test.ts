@@ -105,6 +105,21 @@ describe('local agreement', () => {
     expect(withoutRepeatedLead([], repeated)).toEqual(repeated);
   });
 
+  it('drops a final phrase said again with one word ending differently, not two words alike', () => {
+    // bench:live, Spanish: the final "…además de establecer sus perspectivas." and the next decode.
+    const final = words('a través de la respuesta además de establecer sus perspectivas.');
+    const again = words('Además de establecer sus perspectivos, sobre temas específicos', 2.9);
+    expect(withoutRepeatedLead(final, again).map((word) => word.text)).toEqual([
+      'sobre',
+      'temas',
+      'específicos',
+    ]);
+    // Two words, or two words of the phrase changed, or another word than an ending: kept.
+    expect(withoutRepeatedLead(final, words('sus perspectivos nuevas', 2.9))).toHaveLength(3);
+    expect(withoutRepeatedLead(final, words('establecen sus perspectivos y', 2.9))).toHaveLength(4);
+    expect(withoutRepeatedLead(final, words('de establecer tus perspectivas y', 2.9))).toHaveLength(5);
+  });
+
   it('drops a second saying of the whole decode squeezed into the end of the audio, not one said', () => {
     // A live final of bench:live (base, German), word times as whisper.cpp gave them.
     const end = 46.976;

@@ -135,9 +135,35 @@ export function withoutRepeatedLead(final: readonly TimedWord[], words: readonly
   const fewest = first.start < last.end + timeTolerance ? 1 : 2;
   for (let count = Math.min(maxRepeatedWords, final.length, words.length); count >= fewest; count -= 1) {
     const tail = final.slice(final.length - count);
-    if (agreedPrefixLength(tail, words) === count) return words.slice(count);
+    if (repeatsPhrase(tail, words.slice(0, count))) return words.slice(count);
   }
   return [...words];
+}
+
+/**
+ * Whether `again` says the `phrase` once more: the same words, accents aside, of which one, in a
+ * phrase of 3 words or more, may be the same word with another ending, as whisper writes a word it
+ * hears twice ("además de establecer sus perspectivas" / "Además de establecer sus perspectivos").
+ */
+function repeatsPhrase(phrase: readonly TimedWord[], again: readonly TimedWord[]): boolean {
+  let otherEndings = 0;
+  for (const [index, word] of phrase.entries()) {
+    const a = lettersOf(word.text);
+    const b = lettersOf(again[index]?.text ?? '');
+    if (a === b) continue;
+    if (!sameStem(a, b)) return false;
+    otherEndings += 1;
+  }
+  return otherEndings === 0 || (phrase.length >= 3 && otherEndings === 1);
+}
+
+/** Words of 5 letters or more that differ only in their last two letters. */
+function sameStem(a: string, b: string): boolean {
+  const longer = Math.max(a.length, b.length);
+  if (Math.min(a.length, b.length) < 5 || longer - Math.min(a.length, b.length) > 2) return false;
+  let common = 0;
+  while (common < a.length && a[common] === b[common]) common += 1;
+  return common >= longer - 2;
 }
 
 /** The word as compared for a repeat: accents aside too ("Fué", "Fue"), as whisper spells a word it repeats either way. */
