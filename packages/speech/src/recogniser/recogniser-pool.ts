@@ -237,7 +237,7 @@ export class RecogniserPool implements Recogniser {
   }
 
   /**
-   * The final of a sentence usually arrives as its stream cancels the partial it was decoding: an
+   * The final of a sentence often arrives as its stream cancels the partial it was decoding: an
    * idle recogniser takes the final at once, while the partial's thread is still stopping, so the
    * final gets no borrowed core and spends its second or so on one thread. Alone in line, it waits
    * for the stopping thread (at most stoppingThreadWaitMs) and borrows it.
