@@ -126,10 +126,7 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
         priority: recognitionPriority.livePartial,
         signal: cancel.signal,
       });
-      const partialOutcome = partial.then(
-        () => 'finished',
-        (error: unknown) => (isSpeechError(error) ? error.code : String(error)),
-      );
+      const partialOutcome = failureOf(partial);
       await new Promise((resolve) => setTimeout(resolve, 200));
       // The stream's sentence ends: it drops its partial and asks for the final at once.
       cancel.abort();

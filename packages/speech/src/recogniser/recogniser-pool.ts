@@ -244,11 +244,11 @@ export class RecogniserPool implements Recogniser {
    */
   #waitsForStoppingThread(job: PendingJob): boolean {
     if (job.priority !== recognitionPriority.liveFinal || this.#waiting.length > 1) return false;
+    if (job.waitForStoppingThread === 'over') return false;
     const stopping = this.#workers.some(
       (worker) => worker.job && Atomics.load(worker.job.abortFlag, 0) === 1,
     );
     if (!stopping) return false;
-    if (job.waitForStoppingThread === 'over') return false;
     if (job.waitForStoppingThread === undefined) {
       job.waitForStoppingThread = 'begun';
       setTimeout(() => {
