@@ -5,6 +5,7 @@ import {
   hasRepetitionLoop,
   isNonSpeechSegment,
   looksLikeLoop,
+  repeatsPreviousSegment,
   withoutSoundAnnotations,
 } from './hallucination-guards.js';
 
@@ -41,5 +42,19 @@ describe("guards against Whisper's known failures", () => {
     );
     expect(isNonSpeechSegment(segment('Thank you.', 0.02, -0.1))).toBe(false);
     expect(isNonSpeechSegment(segment('Ask not what your country can do for you.'))).toBe(false);
+  });
+
+  it('sees a segment that says the one before it again, word for word', () => {
+    const texts = (...values: string[]) => values.map((text) => ({ text }));
+    expect(repeatsPreviousSegment(texts('Madame la Baronne Péthère', 'madame la baronne Pethere.'))).toBe(
+      true,
+    );
+    expect(repeatsPreviousSegment(texts('Hello.', 'I said: go now.', 'I said, go now!'))).toBe(true);
+    // Two words may well be said twice; a different sentence is not a repeat.
+    expect(repeatsPreviousSegment(texts('No way.', 'No way.'))).toBe(false);
+    expect(repeatsPreviousSegment(texts('Madame la Baronne Péthère', 'Madame la Baronne est là'))).toBe(
+      false,
+    );
+    expect(repeatsPreviousSegment(texts('Go now, go now, go now.'))).toBe(false);
   });
 });

@@ -36,6 +36,33 @@ export function looksLikeLoop(text: string): boolean {
   return (text.length > 40 && compressionRatio(text) > compressionRatioLimit) || hasRepetitionLoop(text);
 }
 
+/** Words of a segment as compared for a repeat: case, accents and punctuation aside. */
+function comparableWords(text: string): string[] {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/\s+/)
+    .map((word) => word.replace(/[^\p{L}\p{N}]/gu, ''))
+    .filter(Boolean);
+}
+
+/**
+ * Whether a segment of one decode says the segment before it again, word for word (3 words or
+ * more). On a short window whisper sometimes decodes the sentence, then the same sentence once
+ * more over the silence after it ("When water is cast, avoid Western eggs. When water is cast,
+ * avoid Western eggs."); a person who really says a sentence twice is heard so again when the
+ * window is decoded again.
+ */
+export function repeatsPreviousSegment(segments: readonly Pick<NativeSegment, 'text'>[]): boolean {
+  for (let index = 1; index < segments.length; index += 1) {
+    const previous = comparableWords(segments[index - 1]?.text ?? '');
+    const current = comparableWords(segments[index]?.text ?? '');
+    if (previous.length >= 3 && previous.join(' ') === current.join(' ')) return true;
+  }
+  return false;
+}
+
 /** "[Music]", "(applause)", "*laughs*", "♪ … ♪": sound annotations, not speech. */
 const soundAnnotation = /\[[^\]]*\]|\([^)]*\)|\*[^*]+\*|♪[^♪]*♪?|[♪♫]/g;
 

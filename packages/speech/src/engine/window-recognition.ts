@@ -1,7 +1,12 @@
 import type { NativeSegment, NativeTranscribeOptions } from '../recogniser/native-addon.js';
 import { recognitionPriority, type Recogniser } from '../recogniser/recogniser-pool.js';
 import type { TranscriptSegment, TranscriptWord } from '../transcript.js';
-import { isNonSpeechSegment, looksLikeLoop, withoutSoundAnnotations } from './hallucination-guards.js';
+import {
+  isNonSpeechSegment,
+  looksLikeLoop,
+  repeatsPreviousSegment,
+  withoutSoundAnnotations,
+} from './hallucination-guards.js';
 
 const sampleRate = 16_000;
 /** Whisper's encoder sees 50 frames per second of audio, 1500 for its full 30 s. */
@@ -77,11 +82,26 @@ export interface WindowResult {
  */
 const encoderContextStep = 16;
 
-/** The encoder context for a window of `samples`, with `margin` frames after the audio. */
-export function encoderContextFor(samples: number, margin: number): number {
-  const frames = Math.ceil((samples / sampleRate) * encoderFramesPerSecond) + margin;
+/**
+ * The encoder context for a window of `samples`, with `margin` frames after the audio, and at
+ * least `minimum` frames.
+ */
+export function encoderContextFor(samples: number, margin: number, minimum = 0): number {
+  const frames = Math.max(minimum, Math.ceil((samples / sampleRate) * encoderFramesPerSecond) + margin);
   return Math.min(fullEncoderContext, Math.ceil(frames / encoderContextStep) * encoderContextStep);
 }
+
+/**
+ * The context a window of a recording is decoded again with when its decode said a sentence twice
+ * (10 s at least). Whisper learnt on 30 s windows; cut to a few seconds, it sometimes decodes a
+ * short clip's sentence once more over the margin after it. bench:speech's dev set (base, beam 5):
+ * with at least 10 s for every window, such repeats were gone ("Madame la Baronne Péthère Madame
+ * la Baronne Péthère" → "Madame la baronne fait fairece") and 180 errors became 160, but other
+ * short clips came out differently, some worse: a 2.4 s clip starting mid-word lost its last words
+ * ("de la ligue nationale" → "pour les autres religions nationales"), and at 15 s a whole sentence
+ * of a 9 s window was dropped. So only a window whose decode repeated itself gets it.
+ */
+export const repeatRetryEncoderContext = 512;
 
 /**
  * A cap on the tokens of one segment, so that a decode that loops stops soon: a partial at about
@@ -185,6 +205,22 @@ export async function recogniseWindow(
     result = await attempt({ ...base, language: result.language, temperature: 0.4, beamSize: 1, bestOf: 3 });
     text = result.segments.map((segment) => segment.text).join(' ');
     looped = looksLikeLoop(text);
+  }
+  const longerContext = encoderContextFor(
+    request.samples.length,
+    encoderContextMargin,
+    repeatRetryEncoderContext,
+  );
+  if (
+    !looped &&
+    request.live === undefined &&
+    base.audioContext !== 0 &&
+    (base.audioContext ?? 0) < longerContext &&
+    repeatsPreviousSegment(result.segments)
+  ) {
+    // Kept even if it repeats again: then whisper hears the sentence twice whatever the context.
+    const again = await attempt({ ...(prompt ? { ...base, prompt } : base), audioContext: longerContext });
+    if (!looksLikeLoop(again.segments.map((segment) => segment.text).join(' '))) result = again;
   }
   const segments = looped
     ? []
