@@ -36,15 +36,20 @@ export function looksLikeLoop(text: string): boolean {
   return (text.length > 40 && compressionRatio(text) > compressionRatioLimit) || hasRepetitionLoop(text);
 }
 
-/** Words of a segment as compared for a repeat: case, accents and punctuation aside. */
-function comparableWords(text: string): string[] {
-  return text
+/**
+ * A word as compared for a repeat: case, accents and punctuation aside, as whisper spells a word it
+ * says again either way ("Fué", "Fue").
+ */
+export function repeatedWordLetters(word: string): string {
+  return word
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
-    .split(/\s+/)
-    .map((word) => word.replace(/[^\p{L}\p{N}]/gu, ''))
-    .filter(Boolean);
+    .replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+function comparableWords(text: string): string[] {
+  return text.split(/\s+/).map(repeatedWordLetters).filter(Boolean);
 }
 
 /**

@@ -198,7 +198,8 @@ export async function recogniseWindow(
     return outcome.result;
   };
 
-  let result = await attempt(prompt ? { ...base, prompt } : base);
+  const first = prompt ? { ...base, prompt } : base;
+  let result = await attempt(first);
   let text = result.segments.map((segment) => segment.text).join(' ');
   let looped = looksLikeLoop(text);
   if (looped && request.live !== 'partial') {
@@ -214,12 +215,12 @@ export async function recogniseWindow(
   if (
     !looped &&
     request.live === undefined &&
-    base.audioContext !== 0 &&
+    choices.fitEncoderContext &&
     (base.audioContext ?? 0) < longerContext &&
     repeatsPreviousSegment(result.segments)
   ) {
     // Kept even if it repeats again: then whisper hears the sentence twice whatever the context.
-    const again = await attempt({ ...(prompt ? { ...base, prompt } : base), audioContext: longerContext });
+    const again = await attempt({ ...first, audioContext: longerContext });
     if (!looksLikeLoop(again.segments.map((segment) => segment.text).join(' '))) result = again;
   }
   const segments = looped

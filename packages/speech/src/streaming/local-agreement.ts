@@ -1,3 +1,5 @@
+import { repeatedWordLetters } from '../engine/hallucination-guards.js';
+
 /** A recognised word on the session's time line (seconds from the start of the stream). */
 export interface TimedWord {
   text: string;
@@ -148,8 +150,8 @@ export function withoutRepeatedLead(final: readonly TimedWord[], words: readonly
 function repeatsPhrase(phrase: readonly TimedWord[], again: readonly TimedWord[]): boolean {
   let otherEndings = 0;
   for (const [index, word] of phrase.entries()) {
-    const a = lettersOf(word.text);
-    const b = lettersOf(again[index]?.text ?? '');
+    const a = repeatedWordLetters(word.text);
+    const b = repeatedWordLetters(again[index]?.text ?? '');
     if (a === b) continue;
     if (!sameStem(a, b)) return false;
     otherEndings += 1;
@@ -164,11 +166,6 @@ function sameStem(a: string, b: string): boolean {
   let common = 0;
   while (common < a.length && a[common] === b[common]) common += 1;
   return common >= longer - 2;
-}
-
-/** The word as compared for a repeat: accents aside too ("Fué", "Fue"), as whisper spells a word it repeats either way. */
-function lettersOf(text: string): string {
-  return comparableWord(text.normalize('NFD').replace(/\p{M}/gu, ''));
 }
 
 /** A repeat ending this close to the end of the decoded audio was squeezed into it (seconds). */
@@ -187,7 +184,7 @@ const squeezedSecondsPerWord = 0.1;
 export function withoutSqueezedRepeat(words: readonly TimedWord[], audioEnd: number): TimedWord[] {
   const last = words[words.length - 1];
   if (!last || last.end < audioEnd - squeezedEndSeconds) return [...words];
-  const letters = words.map((word) => lettersOf(word.text));
+  const letters = words.map((word) => repeatedWordLetters(word.text));
   // The earliest start of a run of 2 words or more that goes on repeating the phrase before it.
   for (let start = 2; start <= words.length - 2; start += 1) {
     const first = words[start];
