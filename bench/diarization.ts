@@ -122,7 +122,15 @@ type Scores = {
     string,
     { der: number; scored: number; missed: number; falseAlarm: number; confusion: number }
   >;
-  total: { der: number; scored: number; missed: number; falseAlarm: number; confusion: number };
+  total: {
+    der: number;
+    scored: number;
+    missed: number;
+    falseAlarm: number;
+    confusion: number;
+    /** Reference speech with 1, 2, 3 and 4+ speakers at once, and the part of it missed (s, no collar). */
+    bySpeakersAtOnce: Record<'1' | '2' | '3' | '4', { speech: number; missed: number }>;
+  };
 };
 
 function score(directory: string, names: readonly string[]): Scores {
@@ -268,6 +276,13 @@ async function main(): Promise<void> {
     missed: percent(total.missed, total.scored),
     falseAlarm: percent(total.falseAlarm, total.scored),
     confusion: percent(total.confusion, total.scored),
+    // Where the missed speech is: segmentation-3.0 gives at most two speakers to a frame.
+    missedBySpeakersAtOnce: Object.fromEntries(
+      Object.entries(total.bySpeakersAtOnce).map(([speaking, { speech, missed }]) => [
+        speaking === '4' ? '4+' : speaking,
+        `${missed.toFixed(1)} of ${speech.toFixed(1)} s`,
+      ]),
+    ),
     speakerCountRight: `${rows.filter((row) => row.rightCount).length}/${rows.length}`,
     diarizeRtf: round(sum((run) => run.diarizeSeconds) / audio),
     transcribeRtf: engine ? round(sum((run) => run.transcribeSeconds) / audio) : undefined,
