@@ -129,7 +129,7 @@ type Scores = {
     falseAlarm: number;
     confusion: number;
     /** Reference speech with 1, 2, 3 and 4+ speakers at once, and the part of it missed (s, no collar). */
-    bySpeakersAtOnce: Record<'1' | '2' | '3' | '4', { speech: number; missed: number }>;
+    bySpeakersAtOnce: Record<'1' | '2' | '3' | '4+', { speech: number; missed: number }>;
   };
 };
 
@@ -279,7 +279,7 @@ async function main(): Promise<void> {
     // Where the missed speech is: segmentation-3.0 gives at most two speakers to a frame.
     missedBySpeakersAtOnce: Object.fromEntries(
       Object.entries(total.bySpeakersAtOnce).map(([speaking, { speech, missed }]) => [
-        speaking === '4' ? '4+' : speaking,
+        speaking,
         `${missed.toFixed(1)} of ${speech.toFixed(1)} s`,
       ]),
     ),

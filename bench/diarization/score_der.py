@@ -51,13 +51,13 @@ def speakers_per_frame(annotation, frames):
 
 
 def missed_by_speakers_at_once(reference, hypothesis, totals):
-    frames = int(max(reference.get_timeline().extent().end, 0) / FRAME_SECONDS) + 1
+    frames = int(reference.get_timeline().extent().end / FRAME_SECONDS) + 1
     expected = speakers_per_frame(reference, frames)
     found = speakers_per_frame(hypothesis, frames)
     for speaking, heard in zip(expected, found):
         if speaking == 0:
             continue
-        bucket = totals[str(min(speaking, 4))]
+        bucket = totals["4+" if speaking >= 4 else str(speaking)]
         bucket["speech"] += speaking * FRAME_SECONDS
         bucket["missed"] += max(0, speaking - heard) * FRAME_SECONDS
 
@@ -66,7 +66,7 @@ def main():
     reference_dir, hypothesis_dir, names = sys.argv[1], sys.argv[2], sys.argv[3:]
     metric = DiarizationErrorRate(collar=0.5, skip_overlap=False)
     files = {}
-    by_speakers = {str(count): {"speech": 0.0, "missed": 0.0} for count in range(1, 5)}
+    by_speakers = {count: {"speech": 0.0, "missed": 0.0} for count in ("1", "2", "3", "4+")}
     for name in names:
         reference = read_rttm(f"{reference_dir}/{name}.rttm", name)
         hypothesis = read_rttm(f"{hypothesis_dir}/{name}.rttm", name)

@@ -41,11 +41,12 @@ export function looksLikeLoop(text: string): boolean {
  * says again either way ("Fué", "Fue").
  */
 export function repeatedWordLetters(word: string): string {
-  return word
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, '');
+  return comparableWord(word.normalize('NFD').replace(/\p{M}/gu, ''));
+}
+
+/** The word as compared between decodes: case and punctuation do not make two words differ. */
+export function comparableWord(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 function comparableWords(text: string): string[] {

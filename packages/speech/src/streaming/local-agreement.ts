@@ -1,15 +1,10 @@
-import { repeatedWordLetters } from '../engine/hallucination-guards.js';
+import { comparableWord, repeatedWordLetters } from '../engine/hallucination-guards.js';
 
 /** A recognised word on the session's time line (seconds from the start of the stream). */
 export interface TimedWord {
   text: string;
   start: number;
   end: number;
-}
-
-/** The word as compared between decodes: case and punctuation do not make two words differ. */
-export function comparableWord(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 function sameWord(a: TimedWord | undefined, b: TimedWord | undefined): boolean {
