@@ -10,12 +10,24 @@ export async function submitLogin(page: Page, { email, password }: Account): Pro
 
 /**
  * Opens `path` signed out, signs in on the login page it leads to, and waits until the console
- * is back on `path` (the remembered path).
+ * is back on `path` (the remembered path). A sign-in that does not get there fails saying where the
+ * page stayed and what it showed (a refusal of the server is said in an alert).
  */
 export async function signIn(page: Page, account: Account, path = '/home'): Promise<void> {
   await page.goto(path);
   await page.waitForURL((url) => url.pathname === '/auth/login');
   await submitLogin(page, account);
   const target = new URL(path, 'http://x');
-  await page.waitForURL((url) => url.pathname === target.pathname && url.search === target.search);
+  try {
+    await page.waitForURL((url) => url.pathname === target.pathname && url.search === target.search);
+  } catch (error) {
+    const alerts = await page
+      .getByRole('alert')
+      .allInnerTexts()
+      .catch(() => []);
+    throw new Error(
+      `signing in did not lead to ${path}: the page is at ${page.url()}, showing ${JSON.stringify(alerts)}`,
+      { cause: error },
+    );
+  }
 }

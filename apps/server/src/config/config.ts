@@ -125,6 +125,7 @@ const environmentSchema = z.object({
   SESSION_TTL_DAYS: positiveInt.max(365).default(14),
   SIGNIN_FAILURES_BEFORE_CAPTCHA: positiveInt.default(5),
   SIGNIN_FAILURE_WINDOW_MINUTES: positiveInt.default(15),
+  SIGNIN_REQUESTS_PER_MINUTE_PER_IP: positiveInt.max(100_000).default(30),
   PROFILE_PHOTO_MAX_BYTES: positiveInt.default(5 * 1024 * 1024),
   OAUTH_GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   OAUTH_GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -302,6 +303,11 @@ export interface Config {
     /** Failed sign-ins per e-mail address (or 4× that per client address) before the captcha is required. */
     failuresBeforeCaptcha: number;
     failureWindowSeconds: number;
+    /**
+     * Sign-in requests (the console's token endpoint, the sign-in steps of the authorization-code
+     * flow) one client address may make in a minute, whatever their outcome.
+     */
+    signInRequestsPerMinutePerIp: number;
     /** Applications other than the console (a CLI, a TV app…): users see a consent prompt for them. */
     thirdPartyClients: ({ client_id: string; client_name?: string | undefined } & Record<string, unknown>)[];
     /** Sign-in with another account provider; each is offered only when configured. */
@@ -514,6 +520,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, version = '0.0.
       sessionTtlSeconds: e.SESSION_TTL_DAYS * 86_400,
       failuresBeforeCaptcha: e.SIGNIN_FAILURES_BEFORE_CAPTCHA,
       failureWindowSeconds: e.SIGNIN_FAILURE_WINDOW_MINUTES * 60,
+      signInRequestsPerMinutePerIp: e.SIGNIN_REQUESTS_PER_MINUTE_PER_IP,
       thirdPartyClients: e.OIDC_CLIENTS,
       externalProviders: {
         ...(e.OAUTH_GOOGLE_CLIENT_ID && e.OAUTH_GOOGLE_CLIENT_SECRET

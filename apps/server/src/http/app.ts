@@ -195,9 +195,18 @@ export async function buildApp(
 
   await registerOpenApi(app, { title: config.console.productName, version: config.version });
   await app.register(systemRoutes(services.system), { prefix: '/api/v1' });
-  await app.register(identityProviderRoutes(services.identity.provider, config.http.publicUrl));
+  await app.register(
+    identityProviderRoutes(
+      services.identity.provider,
+      config.http.publicUrl,
+      config.identity.signInRequestsPerMinutePerIp,
+    ),
+  );
   await app.register(externalSignInRoutes(services.externalSignIn), { prefix: '/api/v1' });
-  await app.register(interactionRoutes(services.identity.interactions), { prefix: '/api/v1' });
+  await app.register(
+    interactionRoutes(services.identity.interactions, config.identity.signInRequestsPerMinutePerIp),
+    { prefix: '/api/v1' },
+  );
   // The account, its credentials, settings and purchases are managed from a console session only;
   // an API key sent there is refused with FORBIDDEN. The public API also takes API keys.
   const consoleSession = consoleSessionOnly(services.identity.authenticate);

@@ -13,9 +13,10 @@ type RawRequest = IncomingMessage & { originalUrl?: string; body?: string };
 /**
  * Mounts the OpenID Connect provider (a Koa application) under /oidc, and the spec's
  * /api/v1/auth/profile/verify as another address of its token endpoint. The provider reads the
- * request body itself, so Fastify must leave the stream untouched on these routes.
+ * request body itself, so Fastify must leave the stream untouched on these routes. `signInsPerMinute`:
+ * requests to that address one client address may make in a minute (SIGNIN_REQUESTS_PER_MINUTE_PER_IP).
  */
-export function identityProviderRoutes(provider: Provider, publicUrl: string) {
+export function identityProviderRoutes(provider: Provider, publicUrl: string, signInsPerMinute: number) {
   translateApiAliasErrors(provider);
   const handle = provider.callback();
   const canonical = new URL(publicUrl);
@@ -98,7 +99,10 @@ export function identityProviderRoutes(provider: Provider, publicUrl: string) {
     app.post(
       '/api/v1/auth/profile/verify',
       {
-        config: { rateLimit: { max: 30, timeWindow: 60_000 }, openApiRequestBody: tokenRequestBody },
+        config: {
+          rateLimit: { max: signInsPerMinute, timeWindow: 60_000 },
+          openApiRequestBody: tokenRequestBody,
+        },
         schema: {
           tags: ['auth'],
           summary: 'Sign in: the token endpoint of the identity provider',

@@ -13,7 +13,11 @@ import type { InteractionsService } from './interactions.service.js';
 const params = z.object({ uid: z.string().min(1).max(128) });
 const errors = { '4xx': apiErrorSchema };
 
-export function interactionRoutes(service: InteractionsService): FastifyPluginAsyncZod {
+/** `signInsPerMinute`: sign-in requests one client address may make in a minute (SIGNIN_REQUESTS_PER_MINUTE_PER_IP). */
+export function interactionRoutes(
+  service: InteractionsService,
+  signInsPerMinute: number,
+): FastifyPluginAsyncZod {
   return (app) => {
     app.get(
       '/auth/interactions/:uid/details',
@@ -30,7 +34,7 @@ export function interactionRoutes(service: InteractionsService): FastifyPluginAs
     app.post(
       '/auth/interactions/:uid/login',
       {
-        config: { rateLimit: { max: 30, timeWindow: 60_000 } },
+        config: { rateLimit: { max: signInsPerMinute, timeWindow: 60_000 } },
         schema: {
           tags: ['auth'],
           summary: 'Sign in during the authorization-code flow; answers where to continue',
@@ -44,7 +48,7 @@ export function interactionRoutes(service: InteractionsService): FastifyPluginAs
     app.post(
       '/auth/interactions/:uid/login/external',
       {
-        config: { rateLimit: { max: 30, timeWindow: 60_000 } },
+        config: { rateLimit: { max: signInsPerMinute, timeWindow: 60_000 } },
         schema: {
           tags: ['auth'],
           summary:

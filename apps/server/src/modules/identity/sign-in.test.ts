@@ -225,3 +225,44 @@ describe('token requests from a browser', () => {
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe('sign-in requests per client address', () => {
+  let runtime: TestRuntime;
+  beforeAll(async () => {
+    runtime = await startTestRuntime({ env: { SIGNIN_REQUESTS_PER_MINUTE_PER_IP: '3' } });
+  });
+  afterAll(() => runtime.close());
+
+  const passwordSignIn = (remoteAddress: string) =>
+    runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/profile/verify',
+      remoteAddress,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        client_id: 'verbatim-console',
+        grant_type: 'password',
+        username: 'nobody-here@example.com',
+        password: defaultPassword,
+      }).toString(),
+    });
+  const interactionSignIn = (remoteAddress: string) =>
+    runtime.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/interactions/no-such-interaction/login',
+      remoteAddress,
+      payload: { email: 'nobody-here@example.com', password: defaultPassword },
+    });
+
+  it('answers 429 RATE_LIMITED beyond SIGNIN_REQUESTS_PER_MINUTE_PER_IP, to that address only', async () => {
+    for (const send of [passwordSignIn, interactionSignIn]) {
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 4; attempt++) statuses.push((await send('192.0.2.10')).statusCode);
+      expect(statuses.slice(0, 3)).not.toContain(429);
+      const limited = await send('192.0.2.10');
+      expect(limited.statusCode).toBe(429);
+      expect(apiErrorSchema.parse(limited.json()).code).toBe('RATE_LIMITED');
+      expect((await send('192.0.2.11')).statusCode).not.toBe(429);
+    }
+  });
+});
