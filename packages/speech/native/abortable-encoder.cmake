@@ -2,23 +2,9 @@
 # and after each decoder step. A live partial that a sentence's final cancels went on encoding for
 # 0.1-0.9 s (measured, base, one thread), holding the core the final would have borrowed. This passes
 # the callback to the scheduler's CPU backend too, which checks it before every graph node, so a
-# cancelled run stops within milliseconds. Applied to the copy of the sources whisper-rs-sys makes in
-# its build folder, once; the build fails if whisper.cpp's code no longer has the expected shape.
-set(_verbatim_whisper_source "${CMAKE_SOURCE_DIR}/src/whisper.cpp")
-if(EXISTS "${_verbatim_whisper_source}")
-  file(READ "${_verbatim_whisper_source}" _verbatim_source)
-  string(FIND "${_verbatim_source}" "verbatim_abort_scope" _verbatim_patched)
-  if(_verbatim_patched EQUAL -1)
-    set(_verbatim_helper "static bool ggml_graph_compute_helper(\n      ggml_backend_sched_t   sched,")
-    set(_verbatim_threads "            fn_set_n_threads(backend, n_threads);\n        }\n")
-    set(_verbatim_internal "    ggml_abort_callback   abort_callback,\n                   void * abort_callback_data) {\n")
-    foreach(_verbatim_anchor IN ITEMS _verbatim_helper _verbatim_threads _verbatim_internal)
-      string(FIND "${_verbatim_source}" "${${_verbatim_anchor}}" _verbatim_at)
-      if(_verbatim_at EQUAL -1)
-        message(FATAL_ERROR "abortable-encoder.cmake: ${_verbatim_whisper_source} no longer has the code it patches (${_verbatim_anchor})")
-      endif()
-    endforeach()
-    string(REPLACE "${_verbatim_helper}" "// Verbatim: the abort callback of the encode or decode running on this thread, for the scheduler's
+# cancelled run stops within milliseconds.
+set(_verbatim_helper "static bool ggml_graph_compute_helper(\n      ggml_backend_sched_t   sched,")
+set(_verbatim_helper_patched "// Verbatim: the abort callback of the encode or decode running on this thread, for the scheduler's
 // CPU backend (see packages/speech/native/abortable-encoder.cmake).
 static thread_local ggml_abort_callback verbatim_abort_callback = nullptr;
 static thread_local void * verbatim_abort_callback_data = nullptr;
@@ -33,14 +19,17 @@ struct verbatim_abort_scope {
     }
 };
 
-${_verbatim_helper}" _verbatim_source "${_verbatim_source}")
-    string(REPLACE "${_verbatim_threads}" "${_verbatim_threads}
+${_verbatim_helper}")
+set(_verbatim_threads "            fn_set_n_threads(backend, n_threads);\n        }\n")
+set(_verbatim_threads_patched "${_verbatim_threads}
         auto * fn_set_abort_callback = (ggml_backend_set_abort_callback_t) ggml_backend_reg_get_proc_address(reg, \"ggml_backend_set_abort_callback\");
         if (fn_set_abort_callback) {
             fn_set_abort_callback(backend, verbatim_abort_callback, verbatim_abort_callback_data);
         }
-" _verbatim_source "${_verbatim_source}")
-    string(REPLACE "${_verbatim_internal}" "${_verbatim_internal}    verbatim_abort_scope verbatim_abort(abort_callback, abort_callback_data);\n" _verbatim_source "${_verbatim_source}")
-    file(WRITE "${_verbatim_whisper_source}" "${_verbatim_source}")
-  endif()
-endif()
+")
+set(_verbatim_internal "    ggml_abort_callback   abort_callback,\n                   void * abort_callback_data) {\n")
+set(_verbatim_internal_patched "${_verbatim_internal}    verbatim_abort_scope verbatim_abort(abort_callback, abort_callback_data);\n")
+verbatim_patch_whisper(abortable-encoder.cmake verbatim_abort_scope
+  _verbatim_helper _verbatim_helper_patched
+  _verbatim_threads _verbatim_threads_patched
+  _verbatim_internal _verbatim_internal_patched)

@@ -19,10 +19,13 @@ if (cargo.status !== 0) {
 // they change: a build made without these options (or with others) cleans that crate's build first.
 const ggmlOptions = path.join(here, 'ggml-options.cmake');
 const optionsStamp = path.join(here, 'target', 'release', 'ggml-options.sha256');
-// It includes the patch that makes whisper.cpp's encoder abortable: a change to either rebuilds.
+// It includes the patches of whisper.cpp (an abortable encoder, the no-speech probability): a change
+// to any of them rebuilds.
 const optionsHash = createHash('sha256')
   .update(readFileSync(ggmlOptions))
+  .update(readFileSync(path.join(here, 'patch-whisper-source.cmake')))
   .update(readFileSync(path.join(here, 'abortable-encoder.cmake')))
+  .update(readFileSync(path.join(here, 'no-speech-probability.cmake')))
   .digest('hex');
 const builtWith = existsSync(optionsStamp) ? readFileSync(optionsStamp, 'utf8') : '';
 if (builtWith !== optionsHash) {

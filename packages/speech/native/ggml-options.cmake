@@ -8,4 +8,7 @@
 # (greedy), 0.119 -> 0.107 over all languages, same WER.
 set(GGML_LLAMAFILE ON CACHE BOOL "ggml: use llamafile's tinyBLAS" FORCE)
 
+# Patches of whisper.cpp's sources.
+include("${CMAKE_CURRENT_LIST_DIR}/patch-whisper-source.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/abortable-encoder.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/no-speech-probability.cmake")

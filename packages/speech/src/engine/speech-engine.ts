@@ -26,7 +26,8 @@ import {
   type StreamingTuning,
 } from '../streaming/streaming-recogniser.js';
 import { SileroVad } from '../vad/silero-vad.js';
-import { SpeechWindower } from '../vad/speech-windows.js';
+import { MAX_WINDOW_SECONDS, SpeechWindower } from '../vad/speech-windows.js';
+import { UnheardSpeech } from './unheard-speech.js';
 import { recogniseWindow, type DecodingChoices } from './window-recognition.js';
 
 export interface SpeechEngineOptions extends ModelChoice {
@@ -257,9 +258,11 @@ export class SpeechEngine {
     let previousText = '';
     let samplesSeen = 0;
     const segments: TranscriptSegment[] = [];
+    const unheard = new UnheardSpeech(MAX_WINDOW_SECONDS * speechSampleRate);
 
     const recogniseAll = async (windows: { start: number; samples: Float32Array }[]) => {
       for (const window of windows) {
+        unheard.heard();
         const result = await recogniseWindow(
           this.recogniser,
           {
@@ -297,9 +300,12 @@ export class SpeechEngine {
       ...(options.signal ? { signal: options.signal } : {}),
     })) {
       samplesSeen += chunk.length;
+      unheard.keep(chunk);
       await recogniseAll(await windower.push(chunk));
     }
     await recogniseAll(await windower.finish());
+    const whole = unheard.take();
+    if (whole) await recogniseAll([{ start: 0, samples: whole }]);
     options.onProgress?.(1);
     return {
       // No speech at all: nothing to detect from; the product's default language.

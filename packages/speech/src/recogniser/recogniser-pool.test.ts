@@ -74,6 +74,21 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
     expect(ticks).toBeGreaterThan(milliseconds / 10 / 4);
   });
 
+  it('says how likely a segment is not speech, as Whisper computes it: high for silence, low for speech', async () => {
+    // whisper.cpp read it from a row of logits it never wrote: ~0 whatever the audio (patched by
+    // native/no-speech-probability.cmake).
+    const options = { language: 'en', audioContext: 0, beamSize: 5 };
+    const silent = await pool.recognise({
+      modelPath: baseModel,
+      samples: new Float32Array(16_000 * 5),
+      options,
+    });
+    const speech = await pool.recognise({ modelPath: baseModel, samples: jfk.slice(), options });
+    expect(silent.result.segments.length).toBeGreaterThan(0);
+    for (const segment of silent.result.segments) expect(segment.noSpeechProbability).toBeGreaterThan(0.6);
+    for (const segment of speech.result.segments) expect(segment.noSpeechProbability).toBeLessThan(0.2);
+  });
+
   it("lends idle recognisers' free cores to a live final alone, and to nothing else", async () => {
     let free = 2;
     const tinyModel = path.join(sharedModelsDir, 'ggml-tiny.en-q8_0.bin');

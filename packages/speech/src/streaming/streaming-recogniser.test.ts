@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpeechEngine } from '../engine/speech-engine.js';
+import type { SpeechEngine } from '../engine/speech-engine.js';
 import { SileroVad } from '../vad/silero-vad.js';
 import { ENDPOINT_SILENCE_MS, SpeechDetector } from '../vad/speech-detector.js';
-import {
-  decodedRecording,
-  readManifest,
-  sharedModelsDir,
-  testdataFile,
-  wordErrorRate,
-} from '../test-support/index.js';
+import { decodedRecording, readManifest, testdataFile, wordErrorRate } from '../test-support/index.js';
+import { startTestEngine } from '../test-support/test-engine.js';
 import type {
   StreamingRecogniser,
   StreamingSegment,
@@ -57,15 +52,7 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
   let engine: SpeechEngine;
 
   beforeAll(async () => {
-    engine = await SpeechEngine.start({
-      modelsDir: sharedModelsDir,
-      defaultModel: 'base-q8_0',
-      modelByLanguage: { en: 'tiny.en-q8_0' },
-      workers: 1,
-      threadsPerWorker: 1,
-      queueLimit: 1,
-      maxDurationSeconds: 3600,
-    });
+    engine = await startTestEngine({ modelByLanguage: { en: 'tiny.en-q8_0' }, threadsPerWorker: 1 });
     // Loads the English model in the recogniser thread, so that the first test does not wait for it.
     const warmUp = engine.openStream({ language: 'en', onSegment: () => undefined });
     await warmUp.push(await decoded('en/ls-dev-clean-3752-4944-0000.flac'));

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpeechEngine } from '../engine/speech-engine.js';
 import { createMediaScratch, type MediaScratch } from '../test-support/media-fixtures.js';
-import { sharedModelsDir } from '../test-support/paths.js';
+import { startTestEngine } from '../test-support/test-engine.js';
 import { normaliseForScoring } from '../test-support/wer.js';
 import { SileroVad, VAD_SAMPLE_RATE } from './silero-vad.js';
 import { SpeechDetector } from './speech-detector.js';
@@ -58,15 +57,7 @@ describe('a recording that starts in the middle of a word', { timeout: 180_000 }
   });
 
   it('transcribes its first words', async () => {
-    const engine = await SpeechEngine.start({
-      modelsDir: sharedModelsDir,
-      defaultModel: 'base-q8_0',
-      modelByLanguage: {},
-      workers: 1,
-      threadsPerWorker: 2,
-      queueLimit: 1,
-      maxDurationSeconds: 3600,
-    });
+    const engine = await startTestEngine();
     try {
       const transcript = await engine.transcribeFile(clipPath, { language: 'fr' });
       const words = normaliseForScoring(transcript.segments.map((segment) => segment.text).join(' '), 'fr');
