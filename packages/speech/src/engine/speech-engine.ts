@@ -305,7 +305,9 @@ export class SpeechEngine {
     }
     await recogniseAll(await windower.finish());
     const whole = unheard.take();
-    if (whole) await recogniseAll([{ start: 0, samples: whole }]);
+    // Only where the detector was unsure: whisper can invent a word or two in noise ("nd"), and
+    // then no-speech probability and guards do not always tell.
+    if (whole && windower.heardPossibleSpeech) await recogniseAll([{ start: 0, samples: whole }]);
     options.onProgress?.(1);
     return {
       // No speech at all: nothing to detect from; the product's default language.

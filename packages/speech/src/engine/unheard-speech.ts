@@ -1,9 +1,9 @@
 /**
  * Voice activity detection can miss a voice it was not trained on for a whole clip (a falsetto
  * sentence peaked at 0.67 in Silero with 18 frames above 0.3: no region at all), and the recording
- * came out empty. A recording no longer than one window in which no speech was found is decoded
- * whole instead, and whisper's own no-speech test with the guards decides: silence, noise, hum and
- * tones still give no words (see no-speech-probability.cmake).
+ * came out empty. A recording no longer than one window in which no speech was found, but some
+ * frame sounded possibly like a voice (SpeechWindower.heardPossibleSpeech), is decoded whole
+ * instead, and whisper's own no-speech test with the guards decides.
  *
  * This keeps a copy of the recording's start while it can still be needed: until a window is heard
  * or the recording grows past `maxSamples`.

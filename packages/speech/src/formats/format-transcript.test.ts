@@ -211,6 +211,32 @@ describe('subtitle cues (edge cases)', () => {
     ]);
   });
 
+  it('gives a last cue timed at the very end of the audio its minimum before the end, not after it', () => {
+    const atTheEnd = {
+      ...transcriptOf([
+        segment(0, 0, 4, 'Pity the world.', [
+          { text: 'Pity', start: 0.5, end: 1, confidence: 1 },
+          { text: 'the', start: 1, end: 1.2, confidence: 1 },
+          { text: 'world.', start: 1.2, end: 4, confidence: 1 },
+        ]),
+        segment(1, 4, 4, 'And thee.', [
+          { text: 'And', start: 4, end: 4, confidence: 1 },
+          { text: 'thee.', start: 4, end: 4, confidence: 1 },
+        ]),
+      ]),
+      duration: 4,
+    };
+    expect(buildSubtitleCues(atTheEnd)).toEqual([
+      { startMs: 500, endMs: 3600, lines: ['Pity the world.'] },
+      { startMs: 3600, endMs: 4000, lines: ['And thee.'] },
+    ]);
+    // Without room before it (or without a known duration) it still lasts the minimum, after its start.
+    expect(buildSubtitleCues({ ...atTheEnd, duration: undefined }).at(-1)).toMatchObject({
+      startMs: 4000,
+      endMs: 4400,
+    });
+  });
+
   it('keeps accented and German letters intact', () => {
     const transcript = transcriptOf([withWords(0, 0, 'Ça coûte cinq euros à la Straße, naïve Éloïse.')]);
     expect(renderSrt(transcript)).toContain('Ça coûte cinq euros à la Straße,\nnaïve Éloïse.\n');

@@ -6,7 +6,9 @@ import { formatTimestamp } from './timestamps.js';
  * WebVTT: the `WEBVTT` line, then each cue after a blank line; cue text escapes `&`, `<` and `>`.
  * In a diarized transcript each cue is a voice span: `<v S1>…</v>` (or the speaker's name).
  */
-export function renderVtt(transcript: Pick<Transcript, 'segments' | 'speakers'>): string {
+export function renderVtt(
+  transcript: Pick<Transcript, 'segments' | 'speakers'> & { duration?: number },
+): string {
   const cues = buildSubtitleCues(transcript).map((cue) => {
     const text = cue.lines.map(escapeCueText).join('\n');
     const body = cue.speaker === undefined ? text : `<v ${escapeCueText(cue.speaker)}>${text}</v>`;

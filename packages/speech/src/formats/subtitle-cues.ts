@@ -34,7 +34,9 @@ const clauseEnd = /[,;:—–]["'”’»)\]]*$/u;
 /** The shortest cue shown; later cues move to keep the order. */
 const minimumCueMilliseconds = 400;
 
-export function buildSubtitleCues(transcript: Pick<Transcript, 'segments' | 'speakers'>): SubtitleCue[] {
+export function buildSubtitleCues(
+  transcript: Pick<Transcript, 'segments' | 'speakers'> & { duration?: number },
+): SubtitleCue[] {
   const segments = [...transcript.segments].sort((a, b) => a.start - b.start);
   const names = speakerNames(transcript);
   const cues = segments.flatMap((segment) => {
@@ -43,12 +45,20 @@ export function buildSubtitleCues(transcript: Pick<Transcript, 'segments' | 'spe
     const built = cuesOfWords(timedWordsOf(segment));
     return speaker === undefined ? built : built.map((cue) => ({ ...cue, speaker }));
   });
-  let previousEnd = 0;
+  const audioEndMs = transcript.duration === undefined ? Infinity : toMilliseconds(transcript.duration);
+  let previous: SubtitleCue | undefined;
   for (const cue of cues) {
-    cue.startMs = Math.max(cue.startMs, previousEnd);
-    // Players skip a cue that ends where it starts (a last word timed at the very end of the audio).
+    cue.startMs = Math.max(cue.startMs, previous?.endMs ?? 0);
+    // Players skip a cue that ends where it starts (a last word timed at the very end of the audio):
+    // it lasts the minimum, taken before its start when it would otherwise outlast the audio.
     if (cue.endMs <= cue.startMs) cue.endMs = cue.startMs + minimumCueMilliseconds;
-    previousEnd = cue.endMs;
+    const earliestStart = previous ? previous.startMs + minimumCueMilliseconds : 0;
+    if (cue.endMs > audioEndMs && audioEndMs - minimumCueMilliseconds >= earliestStart) {
+      cue.endMs = audioEndMs;
+      cue.startMs = Math.min(cue.startMs, audioEndMs - minimumCueMilliseconds);
+      if (previous) previous.endMs = Math.min(previous.endMs, cue.startMs);
+    }
+    previous = cue;
   }
   return cues;
 }

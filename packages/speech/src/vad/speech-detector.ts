@@ -77,7 +77,8 @@ interface ClosedRegion {
  */
 export class SpeechDetector {
   private readonly threshold: number;
-  private readonly negativeThreshold: number;
+  /** Below this probability a frame is silence for sure (it can close a region). */
+  readonly negativeThreshold: number;
   private readonly minSpeechSamples: number;
   private readonly minSilenceSamples: number;
   private readonly padSamples: number;

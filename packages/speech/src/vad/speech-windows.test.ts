@@ -129,6 +129,21 @@ describe('SpeechWindower', () => {
     expectCovered((await regionsOf(jfk)).regions, windows);
   });
 
+  it('keeps the end of a recording that stops soon after its last region, and only then', async () => {
+    for (const [tailSeconds, toTheEnd] of [
+      [1, true],
+      [MAX_GAP_INSIDE_WINDOW_SECONDS + 1, false],
+    ] as const) {
+      const recording = concat(jfk, silence(tailSeconds));
+      const { windows } = await windowsOf(chunksOf(recording, 4000));
+      expectWellFormed(windows, recording, MAX_WINDOW_SECONDS);
+      const last = windows.at(-1);
+      const lastRegion = (await regionsOf(recording)).regions.at(-1);
+      expect(last?.end === recording.length / VAD_SAMPLE_RATE, `tail of ${tailSeconds} s`).toBe(toTheEnd);
+      if (!toTheEnd) expect(last?.end).toBe((lastRegion?.endSample ?? 0) / VAD_SAMPLE_RATE);
+    }
+  });
+
   it.each([
     ['digital silence', silence(30)],
     ['white noise at -20 dBFS', noise('white', 30, -20)],
@@ -140,6 +155,7 @@ describe('SpeechWindower', () => {
     expect(windower.durationSeconds).toBe(30);
     expect(windower.speechSeconds).toBe(0);
     expect(windower.heldSamples).toBe(0);
+    expect(windower.heardPossibleSpeech).toBe(false);
   });
 
   it('cuts the 53 s sonnet into windows of at most 30 s, at pauses, covering every region', async () => {

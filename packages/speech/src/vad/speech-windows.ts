@@ -73,6 +73,11 @@ interface WindowUnit extends SpeechRegion {
  * the speech of the dev set and of meetings: first region up to 0.5 s late), so the padding alone
  * left those words out of the window.
  *
+ * Likewise the audio after the last region is kept when the recording ends within
+ * `maxGapInsideWindowSeconds` of it (and the window stays within the limit): a last word said
+ * softly, whispered or trailing off fades under the threshold before it ends (a whispered clip
+ * lost its last word, "here", 0.4 s after the region), and a recording may stop mid-word.
+ *
  * Short blips are handled by the detector alone: a region needs more than `minSpeechMs` (250 ms)
  * of voice. Nothing else is dropped, so a lone short answer ("Yes.") still reaches the recogniser.
  */
@@ -95,6 +100,7 @@ export class SpeechWindower {
   private clipSample = 0;
   private samplesSeen = 0;
   private speechSamples = 0;
+  private peakProbability = 0;
   private windowsEmitted = 0;
   private finished = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -132,6 +138,15 @@ export class SpeechWindower {
     return this.speechSamples / VAD_SAMPLE_RATE;
   }
 
+  /**
+   * Whether some frame so far sounded possibly like a voice (at least the detector's silence level,
+   * `negativeThreshold`), even if no region came of it. Silence, noise, hum and tones stay far below
+   * (peaks under 0.06 in Silero); a sentence in falsetto peaked at 0.67 without making a region.
+   */
+  get heardPossibleSpeech(): boolean {
+    return this.peakProbability >= this.detector.negativeThreshold;
+  }
+
   /** Samples of audio held right now (the window being assembled and what may join it). */
   get heldSamples(): number {
     return this.audio.heldSamples;
@@ -165,6 +180,7 @@ export class SpeechWindower {
       this.storeProbabilities(tail);
       const windows: SpeechWindow[] = [];
       for (const region of this.detector.flush(this.samplesSeen, tail)) this.addRegion(region, windows);
+      this.extendToTheEnd();
       if (this.regions.length > 0) this.emit(this.regions.length, windows);
       this.dropUnneededAudio();
       return windows;
@@ -218,6 +234,16 @@ export class SpeechWindower {
       return region;
     }
     return { ...region, startSample: 0 };
+  }
+
+  /** At the end: the last region takes the rest of the recording when that is short (see the class comment). */
+  private extendToTheEnd(): void {
+    const first = this.regions[0];
+    const last = this.regions.at(-1);
+    if (!first || !last) return;
+    if (this.samplesSeen - last.endSample > this.maxGapSamples) return;
+    if (this.samplesSeen - first.startSample > this.maxWindowSamples) return;
+    this.regions[this.regions.length - 1] = { ...last, endSample: this.samplesSeen };
   }
 
   /** Nothing of the recording has been handed out or cut yet: its start may join the first window. */
@@ -322,6 +348,8 @@ export class SpeechWindower {
   }
 
   private storeProbabilities(probabilities: Float32Array): void {
+    for (const probability of probabilities)
+      this.peakProbability = Math.max(this.peakProbability, probability);
     const needed = this.probabilityCount + probabilities.length;
     if (needed > this.probabilities.length) {
       const grown = new Float32Array(Math.max(needed, this.probabilities.length * 2));

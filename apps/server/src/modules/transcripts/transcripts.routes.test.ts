@@ -188,7 +188,9 @@ describe('POST /transcripts (real models, real recordings)', { timeout: 180_000 
       '?format=text',
     );
     expect(text.headers['content-type']).toContain('text/plain');
-    expect(text.body).toMatch(/^and so,? my fellow americans,? ask not what your country can do for you/i);
+    expect(text.body).toMatch(
+      /^and so,? my fellow americans,? ask,? not,? what your country can do for you/i,
+    );
   });
 
   it('accepts multipart with the options as fields, and word timestamps can be left out', async () => {
@@ -205,7 +207,7 @@ describe('POST /transcripts (real models, real recordings)', { timeout: 180_000 
     });
     expect(response.statusCode, response.body).toBe(200);
     const transcript = response.json<TranscriptResponse>();
-    expect(transcript.text).toMatch(/ask not what your country can do for you/i);
+    expect(transcript.text).toMatch(/ask,? not,? what your country can do for you/i);
     expect(transcript.segments.every((segment) => segment.words.length === 0)).toBe(true);
   });
 
