@@ -14,6 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
 
+/** The words of a transcript, whatever its punctuation, case and line breaks. */
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+}
+
 interface Caller {
   headers: Record<string, string>;
   accountId: string;
@@ -177,20 +182,27 @@ describe('POST /transcripts (real models, real recordings)', { timeout: 180_000 
       for (const line of cue.text.split('\n')) expect(line.length).toBeLessThanOrEqual(42);
       expect(cue.endSeconds - cue.startSeconds).toBeLessThanOrEqual(7);
     }
-    const vtt = await transcribe(alice, audio, '?format=vtt&language=en');
+    // WebVTT and plain text of one short recording (the sonnet's cues are SubRip's to prove; a
+    // second minute of decoding would prove nothing more): the same words, in cues by the same rules.
+    const jfk = await readFile(testdataFile('en/jfk-inaugural.flac'));
+    const vtt = await transcribe(alice, jfk, '?format=vtt&language=en');
+    expect(vtt.statusCode, vtt.body).toBe(200);
     expect(vtt.headers['content-type']).toContain('text/vtt');
     const parsed = new WebVTTParser().parse(vtt.body);
     expect(parsed.errors, vtt.body).toEqual([]);
-    expect(parsed.cues.length).toBe(cues.length);
-    const text = await transcribe(
-      alice,
-      await readFile(testdataFile('en/jfk-inaugural.flac')),
-      '?format=text',
-    );
+    expect(parsed.cues.length).toBeGreaterThan(0);
+    for (const cue of parsed.cues) {
+      expect(cue.text.split('\n').length).toBeLessThanOrEqual(2);
+      for (const line of cue.text.split('\n')) expect(line.length).toBeLessThanOrEqual(42);
+      expect(cue.endTime - cue.startTime).toBeLessThanOrEqual(7);
+    }
+    expect(parsed.cues.at(-1)?.endTime).toBeLessThanOrEqual(11);
+    const text = await transcribe(alice, jfk, '?format=text');
     expect(text.headers['content-type']).toContain('text/plain');
     expect(text.body).toMatch(
       /^and so,? my fellow americans,? ask,? not,? what your country can do for you/i,
     );
+    expect(words(parsed.cues.map((cue) => cue.text).join(' '))).toEqual(words(text.body));
   });
 
   it('accepts multipart with the options as fields, and word timestamps can be left out', async () => {
