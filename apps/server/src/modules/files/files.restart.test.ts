@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { SubmittedFile, Usage } from '@verbatim/contracts';
 import { readManifest, sharedModelsDir } from '@verbatim/speech/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +20,26 @@ describe(
     let folder: string;
     let server: ServerProcess | undefined;
 
+    let sonnet: string;
+
     beforeAll(async () => {
+      if (!recording) throw new Error('test recording missing from the manifest');
       folder = await mkdtemp(path.join(tmpdir(), 'verbatim-files-kill-'));
+      // The sonnet's first 15 s, then silence to its 53 s: a long recording to take up again, with
+      // a few lines of speech in it, not a minute of them to decode twice (before and after the kill).
+      sonnet = path.join(folder, 'sonnet.mp3');
+      await promisify(execFile)('ffmpeg', [
+        '-nostdin',
+        '-loglevel',
+        'error',
+        '-t',
+        '15',
+        '-i',
+        recording.absolutePath,
+        '-af',
+        `apad=whole_dur=${recording.durationSeconds}`,
+        sonnet,
+      ]);
     });
 
     afterAll(async () => {
@@ -47,7 +67,7 @@ describe(
       });
       server = await startServerProcess(env);
       let client = await HttpCustomer.signIn(server.baseUrl, account.email, defaultPassword);
-      const audio = await readFile(recording.absolutePath);
+      const audio = await readFile(sonnet);
       let state = await client.createUpload({
         fileName: 'sonnet.mp3',
         type: 'audio/mpeg',
