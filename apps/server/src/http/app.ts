@@ -32,6 +32,7 @@ import { externalSignInRoutes } from '../modules/external-signin/external-signin
 import type { ExternalSignInService } from '../modules/external-signin/external-signin.service.js';
 import type { Identity } from '../modules/identity/identity.module.js';
 import { identityProviderRoutes } from '../modules/identity/identity.routes.js';
+import { signInRateLimit } from '../modules/identity/sign-in-rate-limit.js';
 import { interactionRoutes } from '../modules/identity/interactions.routes.js';
 import { profilePhotoRoutes } from '../modules/profile/profile-photo.routes.js';
 import type { ProfilePhotos } from '../modules/profile/profile-photos.js';
@@ -195,18 +196,11 @@ export async function buildApp(
 
   await registerOpenApi(app, { title: config.console.productName, version: config.version });
   await app.register(systemRoutes(services.system), { prefix: '/api/v1' });
-  await app.register(
-    identityProviderRoutes(
-      services.identity.provider,
-      config.http.publicUrl,
-      config.identity.signInRequestsPerMinutePerIp,
-    ),
-  );
+  // One budget per client address for every way of checking a password.
+  const signInLimit = signInRateLimit(app, config.identity.signInRequestsPerMinutePerIp);
+  await app.register(identityProviderRoutes(services.identity.provider, config.http.publicUrl, signInLimit));
   await app.register(externalSignInRoutes(services.externalSignIn), { prefix: '/api/v1' });
-  await app.register(
-    interactionRoutes(services.identity.interactions, config.identity.signInRequestsPerMinutePerIp),
-    { prefix: '/api/v1' },
-  );
+  await app.register(interactionRoutes(services.identity.interactions, signInLimit), { prefix: '/api/v1' });
   // The account, its credentials, settings and purchases are managed from a console session only;
   // an API key sent there is refused with FORBIDDEN. The public API also takes API keys.
   const consoleSession = consoleSessionOnly(services.identity.authenticate);

@@ -7,16 +7,18 @@ import { z } from 'zod';
 import { AppError } from '../../errors/app-error.js';
 import { controlCharacterRefusal } from '../../http/control-characters.js';
 import { markApiAlias, translateApiAliasErrors } from './api-alias-errors.js';
+import { passwordGrantsOnly, type SignInRateLimit } from './sign-in-rate-limit.js';
 
 type RawRequest = IncomingMessage & { originalUrl?: string; body?: string };
 
 /**
  * Mounts the OpenID Connect provider (a Koa application) under /oidc, and the spec's
  * /api/v1/auth/profile/verify as another address of its token endpoint. The provider reads the
- * request body itself, so Fastify must leave the stream untouched on these routes. `signInsPerMinute`:
- * requests to that address one client address may make in a minute (SIGNIN_REQUESTS_PER_MINUTE_PER_IP).
+ * request body itself, so Fastify must leave the stream untouched on these routes. Password grants on
+ * either token address spend the client address's sign-in budget (`signInLimit`).
  */
-export function identityProviderRoutes(provider: Provider, publicUrl: string, signInsPerMinute: number) {
+export function identityProviderRoutes(provider: Provider, publicUrl: string, signInLimit: SignInRateLimit) {
+  const limitPasswordGrants = passwordGrantsOnly(signInLimit);
   translateApiAliasErrors(provider);
   const handle = provider.callback();
   const canonical = new URL(publicUrl);
@@ -64,6 +66,7 @@ export function identityProviderRoutes(provider: Provider, publicUrl: string, si
     const toMounted = forward((url) => url.slice('/oidc'.length) || '/');
     app.all('/oidc', { schema: { hide: true } }, toMounted);
     app.all('/oidc/*', { schema: { hide: true } }, toMounted);
+    app.post('/oidc/token', { schema: { hide: true }, preHandler: limitPasswordGrants }, toMounted);
 
     // The spec's address of the device flow's verification page (fields user_code, xsrf, confirm).
     const toDevicePage = forward((url) => `/device${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`, {
@@ -99,10 +102,8 @@ export function identityProviderRoutes(provider: Provider, publicUrl: string, si
     app.post(
       '/api/v1/auth/profile/verify',
       {
-        config: {
-          rateLimit: { max: signInsPerMinute, timeWindow: 60_000 },
-          openApiRequestBody: tokenRequestBody,
-        },
+        config: { openApiRequestBody: tokenRequestBody },
+        preHandler: limitPasswordGrants,
         schema: {
           tags: ['auth'],
           summary: 'Sign in: the token endpoint of the identity provider',

@@ -9,14 +9,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requestContext } from '../../http/request-context.js';
 import type { InteractionsService } from './interactions.service.js';
+import type { SignInRateLimit } from './sign-in-rate-limit.js';
 
 const params = z.object({ uid: z.string().min(1).max(128) });
 const errors = { '4xx': apiErrorSchema };
 
-/** `signInsPerMinute`: sign-in requests one client address may make in a minute (SIGNIN_REQUESTS_PER_MINUTE_PER_IP). */
+/** The sign-in steps spend the client address's sign-in budget (`signInLimit`). */
 export function interactionRoutes(
   service: InteractionsService,
-  signInsPerMinute: number,
+  signInLimit: SignInRateLimit,
 ): FastifyPluginAsyncZod {
   return (app) => {
     app.get(
@@ -34,7 +35,7 @@ export function interactionRoutes(
     app.post(
       '/auth/interactions/:uid/login',
       {
-        config: { rateLimit: { max: signInsPerMinute, timeWindow: 60_000 } },
+        onRequest: signInLimit,
         schema: {
           tags: ['auth'],
           summary: 'Sign in during the authorization-code flow; answers where to continue',
@@ -48,7 +49,7 @@ export function interactionRoutes(
     app.post(
       '/auth/interactions/:uid/login/external',
       {
-        config: { rateLimit: { max: signInsPerMinute, timeWindow: 60_000 } },
+        onRequest: signInLimit,
         schema: {
           tags: ['auth'],
           summary:

@@ -233,36 +233,75 @@ describe('sign-in requests per client address', () => {
   });
   afterAll(() => runtime.close());
 
-  const passwordSignIn = (remoteAddress: string) =>
+  const tokenRequestFrom = (url: string, remoteAddress: string, fields: Record<string, string>) =>
     runtime.app.inject({
       method: 'POST',
-      url: '/api/v1/auth/profile/verify',
+      url,
       remoteAddress,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        client_id: 'verbatim-console',
-        grant_type: 'password',
-        username: 'nobody-here@example.com',
-        password: defaultPassword,
-      }).toString(),
+      payload: new URLSearchParams({ client_id: 'verbatim-console', ...fields }).toString(),
     });
-  const interactionSignIn = (remoteAddress: string) =>
-    runtime.app.inject({
-      method: 'POST',
-      url: '/api/v1/auth/interactions/no-such-interaction/login',
-      remoteAddress,
-      payload: { email: 'nobody-here@example.com', password: defaultPassword },
-    });
+  // Each client address tries its own e-mail address: failures for one e-mail address bring the
+  // captcha, also answered 429.
+  const guessedEmail = (address: string) => `nobody-at-${address}@example.com`;
+  const passwordGrant = (address: string) => ({
+    grant_type: 'password',
+    username: guessedEmail(address),
+    password: defaultPassword,
+  });
+  const signIns = {
+    'the console token address': (address: string) =>
+      tokenRequestFrom('/api/v1/auth/profile/verify', address, passwordGrant(address)),
+    "the provider's token endpoint": (address: string) =>
+      tokenRequestFrom('/oidc/token', address, passwordGrant(address)),
+    "the authorization-code flow's sign-in step": (address: string) =>
+      runtime.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/interactions/no-such-interaction/login',
+        remoteAddress: address,
+        payload: { email: guessedEmail(address), password: defaultPassword },
+      }),
+  };
 
-  it('answers 429 RATE_LIMITED beyond SIGNIN_REQUESTS_PER_MINUTE_PER_IP, to that address only', async () => {
-    for (const send of [passwordSignIn, interactionSignIn]) {
+  it.each(Object.entries(signIns))(
+    'answers 429 RATE_LIMITED with Retry-After beyond SIGNIN_REQUESTS_PER_MINUTE_PER_IP on %s, to that address only',
+    async (_name, send) => {
+      const index = Object.values(signIns).indexOf(send);
+      const address = `192.0.2.${10 + index}`;
       const statuses: number[] = [];
-      for (let attempt = 0; attempt < 4; attempt++) statuses.push((await send('192.0.2.10')).statusCode);
-      expect(statuses.slice(0, 3)).not.toContain(429);
-      const limited = await send('192.0.2.10');
+      for (let attempt = 0; attempt < 3; attempt++) statuses.push((await send(address)).statusCode);
+      expect(statuses).not.toContain(429);
+      const limited = await send(address);
       expect(limited.statusCode).toBe(429);
       expect(apiErrorSchema.parse(limited.json()).code).toBe('RATE_LIMITED');
-      expect((await send('192.0.2.11')).statusCode).not.toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await send(`198.51.100.${index}`)).statusCode).not.toBe(429);
+    },
+  );
+
+  it('is one budget for every way of checking a password: a guesser cannot go through each in turn', async () => {
+    const address = '192.0.2.20';
+    const viaConsole = signIns['the console token address'];
+    const viaProvider = signIns["the provider's token endpoint"];
+    const viaInteraction = signIns["the authorization-code flow's sign-in step"];
+    for (const send of [viaConsole, viaProvider, viaInteraction])
+      expect((await send(address)).statusCode).not.toBe(429);
+    for (const send of [viaConsole, viaProvider, viaInteraction])
+      expect((await send(address)).statusCode).toBe(429);
+  });
+
+  it('is not spent by token requests that check no password (renewals, an application exchanging codes)', async () => {
+    const address = '192.0.2.21';
+    for (let attempt = 0; attempt < 3; attempt++) await signIns['the console token address'](address);
+    expect((await signIns["the provider's token endpoint"](address)).statusCode).toBe(429);
+    for (const url of ['/api/v1/auth/profile/verify', '/oidc/token']) {
+      for (let attempt = 0; attempt < 4; attempt++) {
+        const renewal = await tokenRequestFrom(url, address, {
+          grant_type: 'refresh_token',
+          refresh_token: 'not-a-token',
+        });
+        expect(renewal.statusCode, renewal.body).toBe(400);
+      }
     }
   });
 });
