@@ -1,14 +1,11 @@
-import type { Transcript } from '../transcript.js';
-import { buildSubtitleCues } from './subtitle-cues.js';
+import { buildSubtitleCues, type SubtitleSource } from './subtitle-cues.js';
 import { formatTimestamp } from './timestamps.js';
 
 /**
  * WebVTT: the `WEBVTT` line, then each cue after a blank line; cue text escapes `&`, `<` and `>`.
  * In a diarized transcript each cue is a voice span: `<v S1>…</v>` (or the speaker's name).
  */
-export function renderVtt(
-  transcript: Pick<Transcript, 'segments' | 'speakers'> & { duration?: number },
-): string {
+export function renderVtt(transcript: SubtitleSource): string {
   const cues = buildSubtitleCues(transcript).map((cue) => {
     const text = cue.lines.map(escapeCueText).join('\n');
     const body = cue.speaker === undefined ? text : `<v ${escapeCueText(cue.speaker)}>${text}</v>`;

@@ -34,9 +34,11 @@ const clauseEnd = /[,;:—–]["'”’»)\]]*$/u;
 /** The shortest cue shown; later cues move to keep the order. */
 const minimumCueMilliseconds = 400;
 
-export function buildSubtitleCues(
-  transcript: Pick<Transcript, 'segments' | 'speakers'> & { duration?: number },
-): SubtitleCue[] {
+/** What subtitles are made of; with the recording's duration a last cue never outlasts the audio. */
+export type SubtitleSource = Pick<Transcript, 'segments' | 'speakers'> &
+  Partial<Pick<Transcript, 'duration'>>;
+
+export function buildSubtitleCues(transcript: SubtitleSource): SubtitleCue[] {
   const segments = [...transcript.segments].sort((a, b) => a.start - b.start);
   const names = speakerNames(transcript);
   const cues = segments.flatMap((segment) => {
