@@ -48,6 +48,10 @@ export async function startProductServer(
       SPEECH_MODEL_AUTO_DOWNLOAD: 'false',
       // The shared models, read where they are (never copied): live transcription journeys need them.
       ...(existsSync(sharedModelsDir) ? { SPEECH_MODELS_DIR: sharedModelsDir } : {}),
+      // English by the small English model: the journeys (and the contract test) prove the
+      // product's flows on real decodes, not the default model's accuracy (bench:speech measures
+      // that), and two journeys at once share two cores. Other languages keep the default model.
+      SPEECH_MODEL_EN: 'tiny.en-q8_0',
       // Every journey registers its own accounts from the one loopback address.
       REGISTRATIONS_PER_HOUR_PER_IP: '1000',
       // ...and signs in from it: two files at once, with the accounts they verify, went past 30 a minute.
