@@ -1,16 +1,15 @@
-import { Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { authPaths } from '../../auth/authPaths';
 import { takeReturnedSignIn } from '../../auth/externalSignIn';
 import { signInErrorCodes } from '../../auth/signInFailure';
+import { SingleUseCodeRedemption } from '../../auth/SingleUseCodeRedemption';
 import { thirdPartyGrant } from '../../auth/tokenApi';
 import { useCompleteSignIn } from '../../auth/useCompleteSignIn';
+import { useLeaveFailedSignIn } from '../../auth/useLeaveFailedSignIn';
 import { documentNavigation } from '../../app/documentNavigation';
-import { AuthCard } from '../../chrome/AuthCard';
-import { CenteredLoader } from '../../chrome/CenteredLoader';
 import { submitInteractionExternalLogin } from '../interaction/interactionApi';
 import { externalLoginFailureReason, ExternalLoginRefused } from './externalLoginFailureReason';
 
@@ -21,10 +20,9 @@ import { externalLoginFailureReason, ExternalLoginRefused } from './externalLogi
  */
 export function ExternalLoginScreen() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const completeSignIn = useCompleteSignIn();
-  const started = useRef(false);
+  const leaveFailedSignIn = useLeaveFailedSignIn();
   // Where a failure is explained: the sign-in form this sign-in was started from.
   const signInForm = useRef<string>(authPaths.login);
   const signIn = useMutation({
@@ -50,30 +48,14 @@ export function ExternalLoginScreen() {
       errorMessage: false,
       handledErrorCodes: [...signInErrorCodes, 'EXTERNAL_SIGNIN_FAILED'],
     },
-    onError: (error) => {
-      const reason = externalLoginFailureReason(error);
-      if (reason === 'pendingApproval') {
-        void navigate(authPaths.pendingApproval, { replace: true });
-        return;
-      }
-      void navigate(signInForm.current, { replace: true, state: { reasonKey: reason } });
-    },
+    onError: (error) => leaveFailedSignIn(externalLoginFailureReason(error), signInForm.current),
   });
-  const { mutate } = signIn;
-
-  useEffect(() => {
-    // The code is single-use: StrictMode's second effect run must not redeem it again.
-    if (started.current) return;
-    started.current = true;
-    mutate();
-  }, [mutate]);
 
   return (
-    <AuthCard title={t('screens.externalLogin.heading')}>
-      <Stack align="center" gap="sm">
-        <CenteredLoader label={t('screens.externalLogin.inProgress')} />
-        <Text>{t('screens.externalLogin.inProgress')}</Text>
-      </Stack>
-    </AuthCard>
+    <SingleUseCodeRedemption
+      heading={t('screens.externalLogin.heading')}
+      inProgress={t('screens.externalLogin.inProgress')}
+      redeem={signIn.mutate}
+    />
   );
 }
