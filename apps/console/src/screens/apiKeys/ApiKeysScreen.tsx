@@ -1,9 +1,11 @@
-import { Alert, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import type { ApiKey } from '@verbatim/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../chrome/EmptyState';
+import { QueryContent } from '../../chrome/QueryContent';
 import { useConsoleConfig } from '../../runtimeConfig/consoleConfigQuery';
 import { ApiKeysTable } from './ApiKeysTable';
 import { apiKeysQuery } from './apiKeysApi';
@@ -47,23 +49,20 @@ export function ApiKeysScreen() {
               {t('screens.apiKeys.generateButton')}
             </Button>
           </Group>
-          {keys.isPending ? (
-            <Loader size="sm" aria-label={t('chrome.loading')} />
-          ) : keys.isError ? (
-            <Alert color="red" variant="light" role="alert">
-              {t('screens.apiKeys.loadFailed')}
-            </Alert>
-          ) : keys.data.length === 0 ? (
-            <Stack align="center" gap={6} py="lg">
-              <IconKey size={32} stroke={1.4} aria-hidden />
-              <Text fw={600}>{t('screens.apiKeys.emptyTitle')}</Text>
-              <Text fz="sm" c="dimmed" ta="center">
-                {t('screens.apiKeys.emptyText')}
-              </Text>
-            </Stack>
-          ) : (
-            <ApiKeysTable keys={keys.data} onRevoke={setToRevoke} />
-          )}
+          <QueryContent
+            query={keys}
+            failedText={t('screens.apiKeys.loadFailed')}
+            isEmpty={(data) => data.length === 0}
+            empty={
+              <EmptyState
+                icon={IconKey}
+                title={t('screens.apiKeys.emptyTitle')}
+                text={t('screens.apiKeys.emptyText')}
+              />
+            }
+          >
+            {(data) => <ApiKeysTable keys={data} onRevoke={setToRevoke} />}
+          </QueryContent>
         </Stack>
       </Card>
 

@@ -7,6 +7,7 @@ import { type ReactNode, useId } from 'react';
 import { Controller, type FieldPath, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ApiRequestError } from '../../api/ApiRequestError';
+import { QueryContent } from '../../chrome/QueryContent';
 import { currentLanguage } from '../../i18n/createI18n';
 import { supportedLanguages } from '../../i18n/resources';
 import { settingsQuery, updateSettings } from '../../settings/settingsApi';
@@ -29,15 +30,9 @@ export function ConfigurationScreen() {
         <Title order={1}>{t('screens.configuration.title')}</Title>
         <Text c="dimmed">{t('screens.configuration.intro')}</Text>
       </Stack>
-      {settings.isPending ? (
-        <Loader size="sm" aria-label={t('chrome.loading')} />
-      ) : settings.isError ? (
-        <Alert color="red" variant="light" role="alert">
-          {t('screens.configuration.loadFailed')}
-        </Alert>
-      ) : (
-        <ConfigurationForm settings={settings.data} />
-      )}
+      <QueryContent query={settings} failedText={t('screens.configuration.loadFailed')}>
+        {(data) => <ConfigurationForm settings={data} />}
+      </QueryContent>
     </Stack>
   );
 }

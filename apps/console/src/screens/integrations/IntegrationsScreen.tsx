@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Loader,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconPlugConnected } from '@tabler/icons-react';
 import {
   crmProviderIdSchema,
@@ -22,6 +10,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { EmptyState } from '../../chrome/EmptyState';
+import { QueryContent } from '../../chrome/QueryContent';
 import { notify } from '../../notifications/notify';
 import { formatDateTime } from '../../format/dateTime';
 import { ConnectProviderCard, OAuthButton } from './ConnectProviderCard';
@@ -52,96 +42,91 @@ export function IntegrationsScreen() {
         <Text c="dimmed">{t('screens.integrations.intro')}</Text>
       </Stack>
 
-      {providers.isPending ? (
-        <Loader size="sm" aria-label={t('chrome.loading')} />
-      ) : providers.isError ? (
-        <Alert color="red" variant="light" role="alert">
-          {t('screens.integrations.loadFailed')}
-        </Alert>
-      ) : (
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-          {providers.data.providers.map((provider) => (
-            <ConnectProviderCard
-              key={provider.id}
-              provider={provider}
-              tokenFormOpened={reconnecting === provider.id}
-              onTokenFormClosed={() => setReconnecting(null)}
-            />
-          ))}
-        </SimpleGrid>
-      )}
+      <QueryContent query={providers} failedText={t('screens.integrations.loadFailed')}>
+        {(data) => (
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+            {data.providers.map((provider) => (
+              <ConnectProviderCard
+                key={provider.id}
+                provider={provider}
+                tokenFormOpened={reconnecting === provider.id}
+                onTokenFormClosed={() => setReconnecting(null)}
+              />
+            ))}
+          </SimpleGrid>
+        )}
+      </QueryContent>
 
       <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={connectionsHeadingId}>
         <Stack gap="md">
           <Title order={2} fz="lg" id={connectionsHeadingId}>
             {t('screens.integrations.connectionsTitle')}
           </Title>
-          {integrations.isPending ? (
-            <Loader size="sm" aria-label={t('chrome.loading')} />
-          ) : integrations.isError ? (
-            <Alert color="red" variant="light" role="alert">
-              {t('screens.integrations.loadFailed')}
-            </Alert>
-          ) : integrations.data.integrations.length === 0 ? (
-            <Stack align="center" gap={6} py="lg">
-              <IconPlugConnected size={32} stroke={1.4} aria-hidden />
-              <Text fw={600}>{t('screens.integrations.emptyTitle')}</Text>
-              <Text fz="sm" c="dimmed" ta="center">
-                {t('screens.integrations.emptyText')}
-              </Text>
-            </Stack>
-          ) : (
-            <Table.ScrollContainer minWidth={560}>
-              <Table verticalSpacing="sm" aria-labelledby={connectionsHeadingId}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('screens.integrations.table.provider')}</Table.Th>
-                    <Table.Th>{t('screens.integrations.table.account')}</Table.Th>
-                    <Table.Th>{t('screens.integrations.table.status')}</Table.Th>
-                    <Table.Th>{t('screens.integrations.table.connected')}</Table.Th>
-                    <Table.Th>{t('screens.integrations.table.actions')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {integrations.data.integrations.map((integration) => {
-                    const provider = providerOf(integration.provider);
-                    return (
-                      <Table.Tr key={integration.id}>
-                        <Table.Td>{provider?.name ?? integration.provider}</Table.Td>
-                        <Table.Td>{integration.accountName}</Table.Td>
-                        <Table.Td>
-                          <Badge
-                            color={integration.status === 'connected' ? 'teal' : 'orange'}
-                            variant="light"
-                          >
-                            {t(`screens.integrations.status.${integration.status}`)}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td>{formatDateTime(integration.createdAt)}</Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" justify="flex-end" wrap="nowrap">
-                            <ReconnectButton
-                              integration={integration}
-                              provider={provider}
-                              onTokenForm={() => setReconnecting(integration.provider)}
-                            />
-                            <Button
-                              size="xs"
+          <QueryContent
+            query={integrations}
+            failedText={t('screens.integrations.loadFailed')}
+            isEmpty={(data) => data.integrations.length === 0}
+            empty={
+              <EmptyState
+                icon={IconPlugConnected}
+                title={t('screens.integrations.emptyTitle')}
+                text={t('screens.integrations.emptyText')}
+              />
+            }
+          >
+            {(data) => (
+              <Table.ScrollContainer minWidth={560}>
+                <Table verticalSpacing="sm" aria-labelledby={connectionsHeadingId}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('screens.integrations.table.provider')}</Table.Th>
+                      <Table.Th>{t('screens.integrations.table.account')}</Table.Th>
+                      <Table.Th>{t('screens.integrations.table.status')}</Table.Th>
+                      <Table.Th>{t('screens.integrations.table.connected')}</Table.Th>
+                      <Table.Th>{t('screens.integrations.table.actions')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.integrations.map((integration) => {
+                      const provider = providerOf(integration.provider);
+                      return (
+                        <Table.Tr key={integration.id}>
+                          <Table.Td>{provider?.name ?? integration.provider}</Table.Td>
+                          <Table.Td>{integration.accountName}</Table.Td>
+                          <Table.Td>
+                            <Badge
+                              color={integration.status === 'connected' ? 'teal' : 'orange'}
                               variant="light"
-                              color="red"
-                              onClick={() => setToDisconnect(integration)}
                             >
-                              {t('screens.integrations.disconnect')}
-                            </Button>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
+                              {t(`screens.integrations.status.${integration.status}`)}
+                            </Badge>
+                          </Table.Td>
+                          <Table.Td>{formatDateTime(integration.createdAt)}</Table.Td>
+                          <Table.Td>
+                            <Group gap="xs" justify="flex-end" wrap="nowrap">
+                              <ReconnectButton
+                                integration={integration}
+                                provider={provider}
+                                onTokenForm={() => setReconnecting(integration.provider)}
+                              />
+                              <Button
+                                size="xs"
+                                variant="light"
+                                color="red"
+                                onClick={() => setToDisconnect(integration)}
+                              >
+                                {t('screens.integrations.disconnect')}
+                              </Button>
+                            </Group>
+                          </Table.Td>
+                        </Table.Tr>
+                      );
+                    })}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </QueryContent>
         </Stack>
       </Card>
 

@@ -1,9 +1,11 @@
-import { Alert, Anchor, Card, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconServer } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
+import { EmptyState } from '../../chrome/EmptyState';
 import { ExternalLink } from '../../chrome/ExternalLink';
+import { QueryContent } from '../../chrome/QueryContent';
 import { useConsoleConfig } from '../../runtimeConfig/consoleConfigQuery';
 import { InstallationLicenceCard } from './InstallationLicenceCard';
 import { LicencesTable } from './LicencesTable';
@@ -53,27 +55,26 @@ function AccountLicences({ salesEmail }: { salesEmail: string }) {
           <Title order={2} fz="lg" id={headingId}>
             {t('screens.onPremise.licencesTitle')}
           </Title>
-          {licences.isPending ? (
-            <Loader size="sm" aria-label={t('chrome.loading')} />
-          ) : licences.isError ? (
-            <Alert color="red" variant="light" role="alert">
-              {t('screens.onPremise.loadFailed')}
-            </Alert>
-          ) : licences.data.length === 0 ? (
-            <Stack align="center" gap={6} py="lg">
-              <IconServer size={32} stroke={1.4} aria-hidden />
-              <Text fw={600}>{t('screens.onPremise.emptyTitle')}</Text>
-              <Text fz="sm" c="dimmed" ta="center">
-                <Trans
-                  i18nKey="screens.onPremise.emptyText"
-                  values={{ email: salesEmail }}
-                  components={{ contactLink: <Anchor href={`mailto:${salesEmail}`} /> }}
-                />
-              </Text>
-            </Stack>
-          ) : (
-            <LicencesTable licences={licences.data} />
-          )}
+          <QueryContent
+            query={licences}
+            failedText={t('screens.onPremise.loadFailed')}
+            isEmpty={(data) => data.length === 0}
+            empty={
+              <EmptyState
+                icon={IconServer}
+                title={t('screens.onPremise.emptyTitle')}
+                text={
+                  <Trans
+                    i18nKey="screens.onPremise.emptyText"
+                    values={{ email: salesEmail }}
+                    components={{ contactLink: <Anchor href={`mailto:${salesEmail}`} /> }}
+                  />
+                }
+              />
+            }
+          >
+            {(data) => <LicencesTable licences={data} />}
+          </QueryContent>
         </Stack>
       </Card>
       {licences.isSuccess && licences.data.length > 0 && <UsageReportUpload />}
