@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ExternalSignInError, type ExternalIdentity, type ExternalProvider } from './external-identity.js';
+import type {
+  AuthorizationRequest,
+  CodeRedemption,
+  ExternalIdentity,
+  ExternalProvider,
+} from './external-identity.js';
+import { ExternalSignInError } from './external-identity.js';
 
 const tokenSchema = z.object({ access_token: z.string().min(1) }).or(z.object({ error: z.string() }));
 const userSchema = z.object({
@@ -18,15 +24,7 @@ export class GithubProvider implements ExternalProvider {
     private readonly options: { clientId: string; clientSecret: string; webUrl: string; apiUrl: string },
   ) {}
 
-  authorizationUrl({
-    state,
-    redirectUri,
-    codeChallenge,
-  }: {
-    state: string;
-    redirectUri: string;
-    codeChallenge: string;
-  }) {
+  authorizationUrl({ state, redirectUri, codeChallenge }: AuthorizationRequest) {
     const url = new URL(`${this.options.webUrl}/login/oauth/authorize`);
     url.search = new URLSearchParams({
       client_id: this.options.clientId,
@@ -40,15 +38,7 @@ export class GithubProvider implements ExternalProvider {
     return Promise.resolve(url.toString());
   }
 
-  async identify({
-    code,
-    redirectUri,
-    codeVerifier,
-  }: {
-    code: string;
-    redirectUri: string;
-    codeVerifier: string;
-  }) {
+  async identify({ code, redirectUri, codeVerifier }: CodeRedemption) {
     const tokenResponse = await fetch(`${this.options.webUrl}/login/oauth/access_token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },

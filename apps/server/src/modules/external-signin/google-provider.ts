@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ExternalSignInError, type ExternalIdentity, type ExternalProvider } from './external-identity.js';
+import type {
+  AuthorizationRequest,
+  CodeRedemption,
+  ExternalIdentity,
+  ExternalProvider,
+} from './external-identity.js';
+import { ExternalSignInError } from './external-identity.js';
 
 const discoverySchema = z.object({
   authorization_endpoint: z.url(),
@@ -31,15 +37,7 @@ export class GoogleProvider implements ExternalProvider {
 
   constructor(private readonly options: { clientId: string; clientSecret: string; issuer: string }) {}
 
-  async authorizationUrl({
-    state,
-    redirectUri,
-    codeChallenge,
-  }: {
-    state: string;
-    redirectUri: string;
-    codeChallenge: string;
-  }) {
+  async authorizationUrl({ state, redirectUri, codeChallenge }: AuthorizationRequest) {
     const url = new URL((await this.#endpoints()).authorization_endpoint);
     url.search = new URLSearchParams({
       client_id: this.options.clientId,
@@ -53,15 +51,7 @@ export class GoogleProvider implements ExternalProvider {
     return url.toString();
   }
 
-  async identify({
-    code,
-    redirectUri,
-    codeVerifier,
-  }: {
-    code: string;
-    redirectUri: string;
-    codeVerifier: string;
-  }) {
+  async identify({ code, redirectUri, codeVerifier }: CodeRedemption) {
     const endpoints = await this.#endpoints();
     const token = tokenSchema.parse(
       await json(
