@@ -1,7 +1,9 @@
-import { Alert, Badge, Card, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { InstallationLicence } from '@verbatim/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryContent } from '../../chrome/QueryContent';
 import { formatDateTime } from '../../format/dateTime';
 import { hoursAndMinutes } from './licenceDuration';
 import { licenceStatusColor } from './LicencesTable';
@@ -10,18 +12,18 @@ import { installationLicenceQuery } from './onPremiseApi';
 /** The on-premise edition's own licence: status, used, remaining, last report, and any problem. */
 export function InstallationLicenceCard() {
   const { t } = useTranslation();
-  const headingId = useId();
   const licence = useQuery(installationLicenceQuery);
+  return (
+    <QueryContent query={licence} failedText={t('screens.onPremise.loadFailed')}>
+      {(view) => <InstallationLicenceFacts view={view} />}
+    </QueryContent>
+  );
+}
+
+function InstallationLicenceFacts({ view }: { view: InstallationLicence }) {
+  const { t } = useTranslation();
+  const headingId = useId();
   const duration = (seconds: number) => t('screens.onPremise.duration', hoursAndMinutes(seconds));
-  if (licence.isPending) return <Loader size="sm" aria-label={t('chrome.loading')} />;
-  if (licence.isError) {
-    return (
-      <Alert color="red" variant="light" role="alert">
-        {t('screens.onPremise.loadFailed')}
-      </Alert>
-    );
-  }
-  const view = licence.data;
   const facts: [string, string][] = [
     [t('screens.onPremise.table.name'), view.name ?? '-'],
     [t('screens.onPremise.table.keyPrefix'), view.keyPrefix ? `${view.keyPrefix}…` : '-'],
