@@ -221,9 +221,11 @@ describe('live transcribe', () => {
     await page.setViewportSize(phoneViewport);
     const account = await createVerifiedAccount();
     await signIn(page, account, '/home');
-    // Getting started's button leads here.
-    await page.getByRole('link', { name: 'Live transcribe' }).first().click();
-    await page.waitForURL((url) => url.pathname === '/live-transcribe');
+    // Getting started's button leads here. On a phone the navigation's link of the same name is in
+    // the closed menu: the button is the one in the page's main region, clicked once it is shown.
+    const homeButton = page.getByRole('main').getByRole('link', { name: 'Live transcribe' });
+    await homeButton.waitFor();
+    await Promise.all([page.waitForURL((url) => url.pathname === '/live-transcribe'), homeButton.click()]);
     await page.getByRole('heading', { level: 1, name: 'Live transcribe' }).waitFor();
     for (const name of ['Start', 'Stop', 'Reset']) {
       await page.getByRole('button', { name }).scrollIntoViewIfNeeded();
