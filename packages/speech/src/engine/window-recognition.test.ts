@@ -23,9 +23,10 @@ describe('encoderContextFor', () => {
     expect(encoderContextFor(12 * 16_000, 128, 512)).toBe(736);
   });
 
-  it('never asks for more than the model’s 30 s', () => {
-    expect(encoderContextFor(29.5 * 16_000, 128)).toBe(1500);
-    expect(encoderContextFor(30 * 16_000, 128)).toBe(1500);
+  it('never asks for more than 1488 frames, the multiple of 16 nearest the model’s 30 s', () => {
+    expect(encoderContextFor(27 * 16_000, 128)).toBe(1488);
+    expect(encoderContextFor(29.5 * 16_000, 128)).toBe(1488);
+    expect(encoderContextFor(30 * 16_000, 128, 1500)).toBe(1488);
   });
 });
 

@@ -7,8 +7,12 @@ import {
   type SpeechRegion,
 } from './speech-detector.js';
 
-/** Whisper's encoder sees at most 30 s: a window never exceeds it. */
-export const MAX_WINDOW_SECONDS = 30;
+/**
+ * Whisper's encoder sees at most 30 s, and the engine gives it at most 1488 frames (29.76 s, the
+ * fastest length near it: see encoderContextFor): a window stops short of that, with a little
+ * room after its last word.
+ */
+export const MAX_WINDOW_SECONDS = 29.5;
 /**
  * Silence longer than this between two regions ends the window: the next one starts at the next
  * region, so long silences are never decoded. Shorter pauses stay inside, as whisper decodes
@@ -29,7 +33,7 @@ export interface TimeRange {
   end: number;
 }
 
-/** A piece of the recording for the recogniser: speech, with its natural pauses, at most 30 s. */
+/** A piece of the recording for the recogniser: speech, with its natural pauses, at most 29.5 s. */
 export interface SpeechWindow {
   /** Seconds from the start of the recording. */
   start: number;
