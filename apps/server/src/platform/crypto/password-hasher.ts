@@ -6,9 +6,19 @@ export interface PasswordHasher {
   verify(hash: string, password: string): Promise<boolean>;
 }
 
+/** argon2id's cost: memory in KiB, passes over it, lanes. */
+export interface Argon2Cost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
+
 export class Argon2PasswordHasher implements PasswordHasher {
+  /** `cost`: the library's defaults when not given. Verifying reads the cost from the hash itself. */
+  constructor(private readonly cost?: Argon2Cost) {}
+
   hash(password: string): Promise<string> {
-    return argon2.hash(password, { type: argon2.argon2id });
+    return argon2.hash(password, { type: argon2.argon2id, ...this.cost });
   }
 
   async verify(hash: string, password: string): Promise<boolean> {
