@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Recogniser, RecognitionRequest } from '../recogniser/recogniser-pool.js';
+import { MAX_WINDOW_SECONDS } from '../vad/speech-windows.js';
 import {
   encoderContextFor,
   maxTokensFor,
@@ -27,6 +28,12 @@ describe('encoderContextFor', () => {
     expect(encoderContextFor(27 * 16_000, 128)).toBe(1488);
     expect(encoderContextFor(29.5 * 16_000, 128)).toBe(1488);
     expect(encoderContextFor(30 * 16_000, 128, 1500)).toBe(1488);
+  });
+
+  it('holds the longest window the windower cuts, whole', () => {
+    // MAX_WINDOW_SECONDS and the encoder's limit are kept apart: a longer window would lose its end.
+    const longest = MAX_WINDOW_SECONDS * 16_000;
+    expect(encoderContextFor(longest, 0)).toBeGreaterThanOrEqual(Math.ceil(MAX_WINDOW_SECONDS * 50));
   });
 });
 
