@@ -2,7 +2,15 @@
 // Cargo rebuilds only what changed, so this is quick after the first build (~1–2 minutes).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,13 +27,12 @@ if (cargo.status !== 0) {
 // they change: a build made without these options (or with others) cleans that crate's build first.
 const ggmlOptions = path.join(here, 'ggml-options.cmake');
 const optionsStamp = path.join(here, 'target', 'release', 'ggml-options.sha256');
-// It includes the patches of whisper.cpp (an abortable encoder, the no-speech probability): a change
-// to any of them rebuilds.
-const optionsHash = createHash('sha256')
-  .update(readFileSync(ggmlOptions))
-  .update(readFileSync(path.join(here, 'patch-whisper-source.cmake')))
-  .update(readFileSync(path.join(here, 'abortable-encoder.cmake')))
-  .update(readFileSync(path.join(here, 'no-speech-probability.cmake')))
+// It includes the patches of whisper.cpp's sources (every .cmake file here): a change to any of them
+// rebuilds.
+const optionsHash = readdirSync(here)
+  .filter((name) => name.endsWith('.cmake'))
+  .sort()
+  .reduce((hash, name) => hash.update(name).update(readFileSync(path.join(here, name))), createHash('sha256'))
   .digest('hex');
 const builtWith = existsSync(optionsStamp) ? readFileSync(optionsStamp, 'utf8') : '';
 if (builtWith !== optionsHash) {

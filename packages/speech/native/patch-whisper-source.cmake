@@ -1,9 +1,10 @@
-# Patches whisper-rs-sys's copy of the whisper.cpp sources (in its build folder), once. Each pair of
-# arguments after `marker` names a variable holding code to find and one holding what replaces it;
-# `marker` is a word only the replacements contain, by which a patched copy is known. The build fails
-# if whisper.cpp's code no longer has the shape a patch expects.
-function(verbatim_patch_whisper patch_name marker)
-  set(_file "${CMAKE_SOURCE_DIR}/src/whisper.cpp")
+# Patches a file of whisper-rs-sys's copy of the whisper.cpp sources (in its build folder; the path
+# is relative to whisper.cpp's root), once. Each pair of arguments after `marker` names a variable
+# holding code to find and one holding what replaces it; `marker` is a word only the replacements
+# contain, by which a patched copy is known. The build fails if the code no longer has the shape a
+# patch expects.
+function(verbatim_patch_source relative_path patch_name marker)
+  set(_file "${CMAKE_SOURCE_DIR}/${relative_path}")
   if(NOT EXISTS "${_file}")
     return()
   endif()
@@ -26,4 +27,9 @@ function(verbatim_patch_whisper patch_name marker)
     string(REPLACE "${${_anchor}}" "${${_replacement}}" _source "${_source}")
   endforeach()
   file(WRITE "${_file}" "${_source}")
+endfunction()
+
+# A patch of whisper.cpp's own source file.
+function(verbatim_patch_whisper patch_name marker)
+  verbatim_patch_source(src/whisper.cpp ${patch_name} ${marker} ${ARGN})
 endfunction()
