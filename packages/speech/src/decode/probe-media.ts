@@ -6,7 +6,8 @@ import { SpeechError } from '../speech-error.js';
 import { ffmpegBinariesFromEnv, type FfmpegBinaries } from './ffmpeg-binaries.js';
 import { sanitiseFfmpegReason, saysIndexMissing } from './ffmpeg-reason.js';
 import { assertReadableNonEmptyFile } from './input-file.js';
-import { runProcess } from './run-process.js';
+import { describeFromHeader } from './recording-header.js';
+import { cancelledError, runProcess } from './run-process.js';
 
 export interface MediaProbe {
   /** Seconds of audio. Taken from the container header, so a file cut short after its header may decode to less. */
@@ -126,12 +127,18 @@ const probeOutputSchema = z.object({
   format: z.object({ format_name: z.string().optional(), duration: z.string().optional() }).optional(),
 });
 
-/** What a file is: container, first audio stream and duration, through `ffprobe`. Errors are SpeechErrors. */
+/**
+ * What a file is: container, first audio stream and duration, from its headers for the common
+ * formats (recording-header.ts), else through `ffprobe`. Errors are SpeechErrors.
+ */
 export async function probeMedia(filePath: string, options: ProbeMediaOptions = {}): Promise<MediaProbe> {
   const binaries = options.binaries ?? ffmpegBinariesFromEnv();
   const timeoutMs = options.timeoutMs ?? defaultProbeTimeoutMs;
   const absolutePath = path.resolve(filePath);
   await assertReadableNonEmptyFile(absolutePath);
+  if (options.signal?.aborted) throw cancelledError();
+  const fromHeader = await describeFromHeader(absolutePath);
+  if (fromHeader) return fromHeader;
 
   const result = await runProcess(
     binaries.ffprobePath,
