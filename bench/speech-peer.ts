@@ -17,6 +17,8 @@ export interface PeerRun {
   texts: string[];
   /** Model load and every file, timed inside the peer's process. */
   seconds: number;
+  /** CPU seconds of the peer's process (every thread) over the same span. */
+  cpuSeconds: number;
   loadSeconds: number;
 }
 

@@ -7,7 +7,7 @@
 // to show that memory stays flat whatever the length.
 // Run with `npm run bench:speech` (`-- --help` for the options). Not a test: the machine is
 // shared, so every figure comes with the load average it was measured under.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SpeechEngine, transcriptText, type SpeechEngineOptions } from '@verbatim/speech';
@@ -104,10 +104,14 @@ interface Row {
   seconds: number;
   /** CPU seconds of the whole process per second of audio (less sensitive to other people's load). */
   cpuPerAudioSecond: number;
+  /** CPU seconds of the whole run, ffmpeg's and ffprobe's processes included (fastest pass). */
+  cpuSeconds: number;
   peakRssMiB: number;
   peerWer?: number | undefined;
   /** faster-whisper's wall time: model load and every file (fastest pass). */
   peerSeconds?: number | undefined;
+  /** faster-whisper's CPU seconds in that pass (its process, every thread). */
+  peerCpuSeconds?: number | undefined;
   /** whisper.cpp as its CLI runs it, on the same files and scoring (with --baseline). */
   baselineWer?: number | undefined;
   wrongLanguage: number;
@@ -127,6 +131,18 @@ function round(value: number, digits: number): number {
 
 function percent(value: number | undefined): string {
   return value === undefined ? '' : `${(value * 100).toFixed(2)}%`;
+}
+
+/**
+ * CPU seconds of this process and of its children that have ended (ffmpeg, ffprobe): Node's
+ * cpuUsage leaves the children out, and a recording's decoding runs in them.
+ */
+function cpuSecondsWithChildren(): number {
+  const own = process.cpuUsage();
+  // /proc/self/stat: fields 16 and 17 (cutime, cstime) in clock ticks (USER_HZ, 100 on Linux).
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const childTicks = Number(fields[13] ?? 0) + Number(fields[14] ?? 0);
+  return (own.user + own.system) / 1e6 + childTicks / 100;
 }
 
 /** The process's resident-memory high-water mark so far, in MiB (maxRSS is in KiB). */
@@ -180,7 +196,7 @@ async function runOurs(
 ): Promise<{ seconds: number; cpuSeconds: number; peakRssMiB: number; files: FileResult[] }> {
   const sampler = new MemorySampler();
   sampler.start(0.5);
-  const cpuBefore = process.cpuUsage();
+  const cpuBefore = cpuSecondsWithChildren();
   const started = performance.now();
   const engine = await startEngine(options, model === defaultModel ? {} : { [language]: model });
   const files: FileResult[] = [];
@@ -207,9 +223,9 @@ async function runOurs(
     await engine.close();
   }
   const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = cpuSecondsWithChildren() - cpuBefore;
   sampler.stop();
-  return { seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMiB: sampler.peakRssMiB, files };
+  return { seconds, cpuSeconds, peakRssMiB: sampler.peakRssMiB, files };
 }
 
 /**
@@ -225,7 +241,7 @@ async function compare(
   turn: number,
 ): Promise<Run> {
   let ours: Awaited<ReturnType<typeof runOurs>> | undefined;
-  let peer: { seconds: number; texts: string[] } | undefined;
+  let peer: { seconds: number; cpuSeconds: number; texts: string[] } | undefined;
   const peerModel = peerModels?.[model];
   for (let pass = 0; pass < options.repeat; pass++) {
     const runOurSide = async () => {
@@ -270,9 +286,11 @@ async function compare(
     wer: wer.wer,
     seconds: ours.seconds,
     cpuPerAudioSecond: ours.cpuSeconds / audioSeconds,
+    cpuSeconds: ours.cpuSeconds,
     peakRssMiB: ours.peakRssMiB,
     peerWer: peer ? aggregateWer(files.flatMap((file) => (file.peer ? [file.peer.wer] : []))).wer : undefined,
     peerSeconds: peer?.seconds,
+    peerCpuSeconds: peer?.cpuSeconds,
     wrongLanguage: files.filter((file) => file.detected !== language).length,
     loadAverage: loadAverage(),
   };
@@ -318,6 +336,9 @@ function tableOf(rows: Row[], detect: boolean) {
     's ours': row.seconds.toFixed(2),
     's f-w': row.peerSeconds?.toFixed(2) ?? '',
     'ours/f-w': ratio(row.seconds, row.peerSeconds),
+    'cpu s ours': row.cpuSeconds.toFixed(1),
+    'cpu s f-w': row.peerCpuSeconds?.toFixed(1) ?? '',
+    'cpu ours/f-w': ratio(row.cpuSeconds, row.peerCpuSeconds),
     'cpu/audio': row.cpuPerAudioSecond.toFixed(3),
     'RSS MiB': row.peakRssMiB,
     ...(detect ? { 'wrong lang': row.wrongLanguage } : {}),
@@ -350,6 +371,10 @@ function printDefaultChoice(run: Run, options: SpeechBenchOptions, title: string
   const peer = chosen.every((row) => row.peerSeconds !== undefined)
     ? chosen.reduce((total, row) => total + (row.peerSeconds ?? 0), 0)
     : undefined;
+  const oursCpu = chosen.reduce((total, row) => total + row.cpuSeconds, 0);
+  const peerCpu = chosen.every((row) => row.peerCpuSeconds !== undefined)
+    ? chosen.reduce((total, row) => total + (row.peerCpuSeconds ?? 0), 0)
+    : undefined;
   const files = run.files.filter((file) =>
     chosen.some((row) => file.language === row.language && file.path.startsWith(`${row.model}:`)),
   );
@@ -362,7 +387,8 @@ function printDefaultChoice(run: Run, options: SpeechBenchOptions, title: string
       chosen.map((row) => `${row.language} ${percent(row.wer)} vs ${percent(row.peerWer)}`).join(', ') +
       `; spontaneous (${spontaneous.length} clips) ${percent(werOf(spontaneous, 'ours'))} vs ${percent(werOf(spontaneous, 'peer'))}` +
       `; all ${percent(werOf(files, 'ours'))} vs ${percent(werOf(files, 'peer'))}` +
-      `; time ${ours.toFixed(1)} s vs ${peer?.toFixed(1) ?? '-'} s (ours/f-w ${ratio(ours, peer)}), load ${loadAverage()}`,
+      `; time ${ours.toFixed(1)} s vs ${peer?.toFixed(1) ?? '-'} s (ours/f-w ${ratio(ours, peer)})` +
+      `; CPU ${oursCpu.toFixed(1)} s vs ${peerCpu?.toFixed(1) ?? '-'} s (ours/f-w ${ratio(oursCpu, peerCpu)}), load ${loadAverage()}`,
   );
   for (const model of new Set(run.rows.map((row) => row.model))) {
     const ofModel = run.files.filter((file) => file.path.startsWith(`${model}:`) && file.spontaneous);

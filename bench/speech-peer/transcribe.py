@@ -17,6 +17,7 @@ from faster_whisper import WhisperModel
 def main() -> None:
     request = json.load(sys.stdin)
     started = time.perf_counter()
+    cpu_started = time.process_time()
     model = WhisperModel(
         request["modelDir"],
         device="cpu",
@@ -36,7 +37,12 @@ def main() -> None:
         texts.append(" ".join(segment.text.strip() for segment in segments))
     finished = time.perf_counter()
     json.dump(
-        {"texts": texts, "seconds": finished - started, "loadSeconds": loaded - started},
+        {
+            "texts": texts,
+            "seconds": finished - started,
+            "cpuSeconds": time.process_time() - cpu_started,
+            "loadSeconds": loaded - started,
+        },
         sys.stdout,
     )
 
