@@ -105,6 +105,11 @@ describe('describeFromHeader', () => {
     const leftToFfprobe = {
       // The whole recording's frame count, in a file cut to 30 %.
       cutMp3: scratch.truncated(generated['lame.mp3'] ?? '', 0.3, 'cut.mp3'),
+      // Variable bitrate without a frame count: only reading every frame tells its length.
+      vbrWithoutFrameCount: scratch.ffmpeg(
+        ['-i', source, '-c:a', 'libmp3lame', '-q:a', '6', '-write_xing', '0'],
+        'vbr.mp3',
+      ),
       video: scratch.ffmpeg(
         [
           '-i',
@@ -135,9 +140,12 @@ describe('describeFromHeader', () => {
     for (const [name, file] of Object.entries(leftToFfprobe)) {
       expect({ name, described: await describeFromHeader(file) }).toEqual({ name, described: undefined });
     }
-    // And ffprobe then measures the cut MP3 (about 3.3 s of 11 s).
+    // And ffprobe then measures the cut MP3 (about 3.3 s of 11 s) and the variable-bitrate one.
     const cut = await probeMedia(leftToFfprobe.cutMp3);
     expect(cut.durationSource).toBe('measured');
     expect(cut.durationSeconds).toBeLessThan(4);
+    const vbr = await probeMedia(leftToFfprobe.vbrWithoutFrameCount);
+    expect(vbr.durationSource).toBe('measured');
+    expect(vbr.durationSeconds).toBeCloseTo(11, 0);
   });
 });
