@@ -181,6 +181,10 @@ describe('submitted files', () => {
         await rm(workDir, { recursive: true, force: true });
       }
     },
+    // 21 MB uploaded twice in part and 11 minutes of audio decoded and searched for speech: about
+    // 30 s, and more than the default 60 s on a machine shared with other work (its own waits
+    // allow 60 s for the upload and 120 s for the processing).
+    180_000,
   );
 
   journey("the upload modal shows the spec's validation messages", async ({ page }) => {
