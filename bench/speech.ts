@@ -24,7 +24,7 @@ import { buildLongRecording } from './long-recording.js';
 import { cliBaselineWer } from './speech-baseline.js';
 import { startBusyCore } from './speech-busy-core.js';
 import { readSpeechBenchOptions, type SpeechBenchOptions } from './speech-options.js';
-import { preparePeer, runPeer } from './speech-peer.js';
+import { preparePeer, runPeer, type PeerRun } from './speech-peer.js';
 import { pooled } from '../apps/server/src/lib/pooled.js';
 
 const defaultModel = 'base-q8_0';
@@ -102,9 +102,10 @@ interface Row {
   wer: number;
   /** Wall time of the whole run: engine start and model load, every file, close (fastest pass). */
   seconds: number;
-  /** CPU seconds of the whole process per second of audio (less sensitive to other people's load). */
-  cpuPerAudioSecond: number;
-  /** CPU seconds of the whole run, ffmpeg's and ffprobe's processes included (fastest pass). */
+  /**
+   * CPU seconds of the whole run, ffmpeg's and ffprobe's processes included (fastest pass): less
+   * sensitive to other people's load than wall time.
+   */
   cpuSeconds: number;
   peakRssMiB: number;
   peerWer?: number | undefined;
@@ -241,7 +242,7 @@ async function compare(
   turn: number,
 ): Promise<Run> {
   let ours: Awaited<ReturnType<typeof runOurs>> | undefined;
-  let peer: { seconds: number; cpuSeconds: number; texts: string[] } | undefined;
+  let peer: PeerRun | undefined;
   const peerModel = peerModels?.[model];
   for (let pass = 0; pass < options.repeat; pass++) {
     const runOurSide = async () => {
@@ -285,7 +286,6 @@ async function compare(
     words: wer.referenceWords,
     wer: wer.wer,
     seconds: ours.seconds,
-    cpuPerAudioSecond: ours.cpuSeconds / audioSeconds,
     cpuSeconds: ours.cpuSeconds,
     peakRssMiB: ours.peakRssMiB,
     peerWer: peer ? aggregateWer(files.flatMap((file) => (file.peer ? [file.peer.wer] : []))).wer : undefined,
@@ -339,7 +339,7 @@ function tableOf(rows: Row[], detect: boolean) {
     'cpu s ours': row.cpuSeconds.toFixed(1),
     'cpu s f-w': row.peerCpuSeconds?.toFixed(1) ?? '',
     'cpu ours/f-w': ratio(row.cpuSeconds, row.peerCpuSeconds),
-    'cpu/audio': row.cpuPerAudioSecond.toFixed(3),
+    'cpu/audio': (row.cpuSeconds / row.audioSeconds).toFixed(3),
     'RSS MiB': row.peakRssMiB,
     ...(detect ? { 'wrong lang': row.wrongLanguage } : {}),
     load: row.loadAverage,
@@ -367,14 +367,15 @@ function printDefaultChoice(run: Run, options: SpeechBenchOptions, title: string
     (row) => row.model === (row.language === 'en' ? options.englishModel : defaultModel),
   );
   if (chosen.length === 0) return;
-  const ours = chosen.reduce((total, row) => total + row.seconds, 0);
-  const peer = chosen.every((row) => row.peerSeconds !== undefined)
-    ? chosen.reduce((total, row) => total + (row.peerSeconds ?? 0), 0)
-    : undefined;
-  const oursCpu = chosen.reduce((total, row) => total + row.cpuSeconds, 0);
-  const peerCpu = chosen.every((row) => row.peerCpuSeconds !== undefined)
-    ? chosen.reduce((total, row) => total + (row.peerCpuSeconds ?? 0), 0)
-    : undefined;
+  // A total over the chosen rows, undefined when a row lacks the figure (no peer run).
+  const total = (figure: (row: Row) => number | undefined) =>
+    chosen.every((row) => figure(row) !== undefined)
+      ? chosen.reduce((sum, row) => sum + (figure(row) ?? 0), 0)
+      : undefined;
+  const ours = total((row) => row.seconds) ?? 0;
+  const peer = total((row) => row.peerSeconds);
+  const oursCpu = total((row) => row.cpuSeconds) ?? 0;
+  const peerCpu = total((row) => row.peerCpuSeconds);
   const files = run.files.filter((file) =>
     chosen.some((row) => file.language === row.language && file.path.startsWith(`${row.model}:`)),
   );
@@ -406,7 +407,7 @@ async function runLongRecording(engine: SpeechEngine, options: SpeechBenchOption
     const sampler = new MemorySampler();
     const loadBefore = loadAverage();
     sampler.start(options.sampleSeconds);
-    const cpuBefore = process.cpuUsage();
+    const cpuBefore = cpuSecondsWithChildren();
     const started = performance.now();
     const transcript = await engine.transcribeFile(
       recording.path,
@@ -419,7 +420,7 @@ async function runLongRecording(engine: SpeechEngine, options: SpeechBenchOption
       probe,
     );
     const seconds = (performance.now() - started) / 1000;
-    const cpu = process.cpuUsage(cpuBefore);
+    const cpuSeconds = cpuSecondsWithChildren() - cpuBefore;
     sampler.stop();
     const samples = sampler.samples;
     const pick = (sample: (typeof samples)[number] | undefined) =>
@@ -438,7 +439,7 @@ async function runLongRecording(engine: SpeechEngine, options: SpeechBenchOption
       readings: recording.repeats,
       processingSeconds: round(seconds, 1),
       rtf: round(seconds / probe.durationSeconds, 3),
-      cpuPerAudioSecond: round((cpu.user + cpu.system) / 1e6 / probe.durationSeconds, 3),
+      cpuPerAudioSecond: round(cpuSeconds / probe.durationSeconds, 3),
       wer: round(wer.wer, 4),
       words: wer.referenceWords,
       segments: transcript.segments.length,

@@ -135,9 +135,9 @@ export async function probeMedia(filePath: string, options: ProbeMediaOptions = 
   const binaries = options.binaries ?? ffmpegBinariesFromEnv();
   const timeoutMs = options.timeoutMs ?? defaultProbeTimeoutMs;
   const absolutePath = path.resolve(filePath);
-  await assertReadableNonEmptyFile(absolutePath);
+  const size = await assertReadableNonEmptyFile(absolutePath);
   if (options.signal?.aborted) throw cancelledError();
-  const fromHeader = await describeFromHeader(absolutePath);
+  const fromHeader = await describeFromHeader(absolutePath, size);
   if (fromHeader) return fromHeader;
 
   const result = await runProcess(

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 
 import { SpeechError } from '../speech-error.js';
@@ -62,8 +61,7 @@ export function ffmpegRawPcmInputArgs(inputUrl: string, format: RawPcmFormat): s
  */
 export async function probeRawPcm(filePath: string, format: RawPcmFormat): Promise<MediaProbe> {
   const absolutePath = path.resolve(filePath);
-  await assertReadableNonEmptyFile(absolutePath);
-  const { size } = await stat(absolutePath);
+  const size = await assertReadableNonEmptyFile(absolutePath);
   const frameBytes = rawPcmFrameBytes(format);
   if (size % frameBytes !== 0) {
     const sample = format.encoding === 's16le' ? '16-bit' : '32-bit float';

@@ -1,5 +1,3 @@
-import { stat } from 'node:fs/promises';
-
 import { parseFile, type IFormat } from 'music-metadata';
 
 import type { MediaProbe } from './probe-media.js';
@@ -8,18 +6,20 @@ import type { MediaProbe } from './probe-media.js';
  * The common recording formats, described from their headers in this process (music-metadata),
  * named as ffprobe names them. ffprobe is a process start of its own: Debian's ffmpeg links 215
  * shared libraries, and resolving their symbols costs 0.15-0.2 s of CPU per run (perf: 76 % in
- * ld.so), plus a second ffmpeg run to measure an MP3 without a frame count. On the dev set's 103
- * files: 23.8 s of ffprobe against 0.5 s here, the same durations within 0.05 s.
+ * ld.so), plus a second ffmpeg run to measure an MP3 without a frame count (a constant bitrate
+ * and the file's size tell it here). On the dev set's 103 files: 23.8 s of ffprobe against 0.5 s
+ * here, the same durations within 0.05 s.
  *
  * Only what the headers tell for certain is taken; anything else (a video, a QuickTime file, an
  * extensible WAV, a codec not listed here, a header that disagrees with the file's size, any parse
  * error) is left to ffprobe, which also words the errors. Decoding stays with ffmpeg either way.
  */
-export async function describeFromHeader(absolutePath: string): Promise<MediaProbe | undefined> {
+export async function describeFromHeader(
+  absolutePath: string,
+  size: number,
+): Promise<MediaProbe | undefined> {
   let format: IFormat;
-  let size: number;
   try {
-    size = (await stat(absolutePath)).size;
     // Headers only: asked for an exact duration, music-metadata reads an MP3 without a frame count
     // frame by frame, at about a second per megabyte (ffprobe measures one in 0.3 s).
     format = (await parseFile(absolutePath, { duration: false, skipCovers: true })).format;
@@ -93,7 +93,8 @@ function wavCodec(codec: string, bitsPerSample: number | undefined): string | un
  * An MP3's frame-count header (Xing, Info, VBRI) describes the file as it was written: cut short
  * during an upload, the file keeps the header of the whole recording. The bytes must then be
  * about what the header's duration and bitrate need (tags and a cover picture make them more,
- * and leave the file to ffprobe, which measures it).
+ * and leave the file to ffprobe, which measures it). Without that header, music-metadata gives a
+ * duration only for a constant bitrate, from these same bytes; a variable bitrate gets none.
  */
 function sizeAgreesWithDuration(size: number, bitrate: number | undefined, duration: number): boolean {
   if (!isPositive(bitrate)) return false;
