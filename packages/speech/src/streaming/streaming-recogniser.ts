@@ -16,8 +16,6 @@ import {
 } from './local-agreement.js';
 
 const sampleRate = 16_000;
-/** Silence after which the utterance is decoded at once, ahead of a possible endpoint (seconds). */
-const pauseDecodeSeconds = 0.15;
 /** A decode that waited this long for a recogniser thread found it shared (ms). */
 const sharedRecogniserWaitMs = 100;
 /** A phrase decoded after a final at a pause starts this long before the voice resumed (seconds). */
@@ -49,6 +47,18 @@ export interface StreamingTuning {
    * audio (seconds) instead of `partialStepSeconds`: the first words show as soon as whisper hears them.
    */
   emptyPartialStepSeconds: number;
+  /**
+   * Silence that makes a pause (seconds): the words decoded up to it may become final when the
+   * voice goes on (`commitPausesAfterSeconds`).
+   */
+  pauseSeconds: number;
+  /**
+   * Silence after which the utterance is decoded as its final would be (seconds), ahead of a pause
+   * and of a possible endpoint; cancelled if the voice resumes before the silence makes a pause.
+   * Audio comes in chunks (128 ms in bench:live): waiting for the whole pause before decoding cost
+   * one more chunk at the end of most sentences (bench:live, one session: p50 0.77-0.88 → 0.61-0.63 s).
+   */
+  aheadDecodeSeconds: number;
   /** Silence that ends an utterance of at least `minEndpointUtteranceSeconds` (ms). */
   endpointSilenceMs: number;
   /**
@@ -60,7 +70,7 @@ export interface StreamingTuning {
   /** Silence that ends an utterance shorter than `minEndpointUtteranceSeconds` (ms). */
   shortUtteranceSilenceMs: number;
   /**
-   * Silence after which the decode made at a pause (`pauseDecodeSeconds` into it, decoded as a
+   * Silence after which the decode made at a pause (`aheadDecodeSeconds` into it, decoded as a
    * final is) is sent as the final, without waiting for the endpoint (ms). The endpoint rule
    * still decides the paragraph: if the voice goes on before it, the text goes on in the same
    * segment, decoded from the pause with the final text as prompt.
@@ -95,6 +105,8 @@ export const defaultStreamingTuning: StreamingTuning = {
   busyPartialStepSeconds: 1,
   firstPartialSeconds: 0.6,
   emptyPartialStepSeconds: 0.3,
+  pauseSeconds: 0.15,
+  aheadDecodeSeconds: 0.06,
   endpointSilenceMs: ENDPOINT_SILENCE_MS,
   minEndpointUtteranceSeconds: 3,
   shortUtteranceSilenceMs: 1000,
@@ -152,11 +164,11 @@ interface Utterance {
   /** The last decode, continued after the settled words. */
   previous: TimedWord[] | undefined;
   /**
-   * The latest pause of the voice (`pauseDecodeSeconds` of silence at least): where the voice
-   * stopped, and the last sample of silence heard after it. Kept when the voice resumes, so that a
-   * pause heard while the recogniser was busy is still decoded (up to that silence).
+   * The latest silence of the voice (`aheadDecodeSeconds` at least): where the voice stopped, and
+   * the last sample of silence heard after it. Kept when the voice resumes, so that a pause heard
+   * while the recogniser was busy is still decoded (up to that silence).
    */
-  pause: { pauseSample: number; endSample: number } | undefined;
+  pause: Pause | undefined;
   /**
    * The voice paused long enough to end a longer utterance, but this one was too short: it ends
    * here if the silence lasts `shortUtteranceSilenceMs`, else it goes on with the next speech.
@@ -169,8 +181,16 @@ interface Utterance {
   ahead: Ahead | undefined;
 }
 
-interface Ahead {
+interface Pause {
   pauseSample: number;
+  endSample: number;
+  /** The silence lasted `pauseSeconds`: a pause, not a moment's silence between words. */
+  confirmed: boolean;
+}
+
+interface Ahead {
+  /** The silence it was decoded at (the same object, whose silence may still become a pause). */
+  pause: Pause;
   endSample: number;
   words: TimedWord[];
   language: string;
@@ -197,9 +217,10 @@ interface PendingFinal {
  * segments out. Silero VAD finds speech and pauses; the current utterance is re-decoded (encoder
  * context fitted to it, the previous final text as prompt) every `partialStepSeconds` of new
  * audio (`busyPartialStepSeconds` while other streams share the recogniser) and shown as a
- * partial (greedy). When the voice pauses (`pauseDecodeSeconds`) the utterance is decoded as
+ * partial (greedy). When the voice falls silent (`aheadDecodeSeconds`) the utterance is decoded as
  * batch transcription decodes a window (beam, temperature fallback), and that decode is the
- * final as soon as the silence lasts `pauseFinalSilenceMs`: a sentence settles when it is decoded,
+ * final as soon as the silence lasts `pauseFinalSilenceMs` (cancelled if the voice resumes before
+ * the silence is a pause, `pauseSeconds`): a sentence settles when it is decoded,
  * not after the endpoint rule and another decode. The endpoint rule (`endpointSilenceMs`, or
  * `shortUtteranceSilenceMs` while the utterance is shorter than `minEndpointUtteranceSeconds`, so
  * that a sentence is not cut into paragraphs at its commas) ends the paragraph, and makes final
@@ -246,7 +267,8 @@ export class StreamingRecogniser {
   /** The last decode waited for a recogniser thread: other streams (or recordings) share it. */
   #recogniserShared = false;
   /** The partial (or ahead-of-pause) decode in progress and what cancels it (not the stream). */
-  #partialDecode: { cancel: AbortController; kind: 'partial' | 'ahead' } | undefined;
+  #partialDecode:
+    { cancel: AbortController; kind: 'partial' | 'ahead'; pause: Pause | undefined } | undefined;
   readonly #statistics: StreamingStatistics = {
     samples: 0,
     decodes: 0,
@@ -374,6 +396,10 @@ export class StreamingRecogniser {
       return;
     }
     if (current) this.#notePause(current);
+    // The voice went on from a moment's silence, not a pause: its decode would be neither final nor new.
+    const decode = this.#partialDecode;
+    if (decode?.pause && !decode.pause.confirmed && this.#voiceSince(decode.pause.endSample))
+      decode.cancel.abort();
     // The pause's decode covers what the partial in progress hears, and is the sentence's final.
     if (current && this.#partialDecode?.kind === 'partial' && this.#pauseDue(current)) this.#cancelPartial();
     if (current?.ahead) this.#finalAtPause(current);
@@ -508,8 +534,9 @@ export class StreamingRecogniser {
     const aheadUntil = utterance.ahead?.endSample ?? utterance.startSample;
     if (aheadUntil >= pause.pauseSample + 0.1 * sampleRate) return false;
     // A pause the voice has gone on from is worth decoding only if its words become final.
-    const resumed = (this.#detector.openRegion?.speechEndSample ?? 0) > pause.endSample;
-    return !resumed || this.#commitsAt(utterance, pause.pauseSample);
+    return (
+      !this.#voiceSince(pause.endSample) || (pause.confirmed && this.#commitsAt(utterance, pause.pauseSample))
+    );
   }
 
   /** Words before a pause the voice went on from become final (`commitPausesAfterSeconds`). */
@@ -527,8 +554,16 @@ export class StreamingRecogniser {
     const voiceEnd = this.#detector.openRegion?.speechEndSample ?? utterance.held?.voiceEndSample;
     // After a final at a pause, until the voice resumes, there is nothing new to decode.
     if (voiceEnd === undefined || voiceEnd <= utterance.startSample) return;
-    if (this.#detector.position - voiceEnd < pauseDecodeSeconds * sampleRate) return;
-    utterance.pause = { pauseSample: voiceEnd, endSample: this.#detector.position };
+    const silence = this.#detector.position - voiceEnd;
+    if (silence < this.#tuning.aheadDecodeSeconds * sampleRate) return;
+    const confirmed = silence >= this.#tuning.pauseSeconds * sampleRate;
+    const pause = utterance.pause;
+    if (pause?.pauseSample === voiceEnd) {
+      pause.endSample = this.#detector.position;
+      pause.confirmed ||= confirmed;
+    } else {
+      utterance.pause = { pauseSample: voiceEnd, endSample: this.#detector.position, confirmed };
+    }
   }
 
   /** Starts the next recognition if none is running: a pending final first, else a due partial. */
@@ -622,11 +657,10 @@ export class StreamingRecogniser {
     // A pause's decode ends in the silence after the voice (where the VAD last heard it silent).
     const pause = kind === 'ahead' ? utterance.pause : undefined;
     const endSample = pause ? Math.min(this.#audio.endSample, pause.endSample) : this.#audio.endSample;
-    const pauseSample = pause?.pauseSample ?? endSample;
     const decodedBefore = utterance.decodedUntil;
     utterance.decodedUntil = Math.max(decodedBefore, endSample);
     const cancel = new AbortController();
-    const decode = { cancel, kind };
+    const decode = { cancel, kind, pause };
     this.#partialDecode = decode;
     let words: TimedWord[];
     try {
@@ -637,12 +671,13 @@ export class StreamingRecogniser {
         kind === 'partial' ? 'partial' : 'final',
         AbortSignal.any([this.#abort.signal, cancel.signal]),
       ));
-      if (kind === 'ahead') utterance.ahead = { pauseSample, endSample, words, language };
+      if (pause) utterance.ahead = { pause, endSample, words, language };
     } catch (error) {
-      // Cancelled by `endOfInput` or a final of this stream: the final decodes this audio next.
-      if (cancel.signal.aborted && isSpeechError(error) && error.code === 'CANCELLED') return;
-      if (isPreempted(error)) {
-        // Gave way to another stream's final: the next partial is due at once.
+      const cancelled = cancel.signal.aborted && isSpeechError(error) && error.code === 'CANCELLED';
+      if (cancelled || isPreempted(error)) {
+        // Cancelled by `endOfInput`, a final of this stream (which decodes this audio next) or the
+        // voice going on from a moment's silence; or gave way to another stream's final: the next
+        // partial is due as if this one had not started.
         utterance.decodedUntil = decodedBefore;
         return;
       }
@@ -685,14 +720,14 @@ export class StreamingRecogniser {
     if (voiceEnd === undefined) return false;
     const resumed = voiceEnd > ahead.endSample;
     const due = resumed
-      ? this.#commitsAt(utterance, ahead.pauseSample)
+      ? ahead.pause.confirmed && this.#commitsAt(utterance, ahead.pause.pauseSample)
       : this.#detector.position - voiceEnd >= this.#tuning.pauseFinalSilenceMs * 16;
     if (!due) return false;
     const nextStart = resumeSampleAfter(ahead);
     this.#commitWords(
       utterance,
       { words: ahead.words, language, from: 'pause' },
-      ahead.pauseSample,
+      ahead.pause.pauseSample,
       nextStart,
     );
     return true;
@@ -742,7 +777,7 @@ export class StreamingRecogniser {
 
   /**
    * The voice has gone quiet (the VAD's last frames are silence): a partial now would hear no new
-   * word, and would hold back the decode due at the pause `pauseDecodeSeconds` in.
+   * word, and would hold back the decode due at a silence `aheadDecodeSeconds` in.
    */
   #voiceSilent(): boolean {
     const open = this.#detector.openRegion;
@@ -824,7 +859,8 @@ export class StreamingRecogniser {
     const language = ahead?.language ?? this.#language;
     if (!ahead || pending.committed || language === undefined || ahead.words.length === 0) return pending;
     if (ahead.endSample >= pending.voiceEndSample) return pending;
-    if (!this.#longEnoughToCommit(utterance, ahead.pauseSample)) return pending;
+    if (!ahead.pause.confirmed || !this.#longEnoughToCommit(utterance, ahead.pause.pauseSample))
+      return pending;
     const nextStart = resumeSampleAfter(ahead);
     if (nextStart >= pending.endSample) return pending;
     this.#finals.unshift({
@@ -834,7 +870,7 @@ export class StreamingRecogniser {
     return committedFinal(
       utterance,
       { words: ahead.words, language, from: 'pause' },
-      ahead.pauseSample,
+      ahead.pause.pauseSample,
       nextStart,
     );
   }
@@ -863,11 +899,13 @@ function committedFinal(
 }
 
 /**
- * Where the words after a pause's decode are decoded from: the audio between the pause and the
- * decode's end was silent, so every word it heard is before it.
+ * Where the words after a pause's decode are decoded from: the pause's silence (which may have
+ * gone on after the decode began, `aheadDecodeSeconds` into it) holds no word, so from its last
+ * tenth of a second, not from where the VAD heard the voice fade, which may be inside a last sound.
  */
 function resumeSampleAfter(ahead: Ahead): number {
-  return Math.max(ahead.pauseSample, ahead.endSample - resumeLeadSeconds * sampleRate);
+  const { pauseSample, endSample } = ahead.pause;
+  return Math.max(pauseSample, endSample - resumeLeadSeconds * sampleRate);
 }
 
 function joinText(before: string, after: string): string {
