@@ -113,6 +113,26 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     expect(wordErrorRate(entry.referenceText, text, 'en').wer).toBeLessThan(0.1);
   });
 
+  it('a long sentence without a pause is cut at its quietest moment: its head becomes final first, the rest follows it', async () => {
+    // 11.7 s of reading, longer than `maxUtteranceSeconds`; its short pauses end nothing here.
+    const entry = readManifest().find((row) => row.path === 'en/ls-dev-clean-2412-153948-0000.flac');
+    if (!entry) throw new Error('ls-dev-clean-2412-153948-0000.flac missing from the manifest');
+    const { messages } = await stream(await decoded(entry.path), {
+      tuning: { endpointSilenceMs: 5000, shortUtteranceSilenceMs: 5000, pauseFinalSilenceMs: 5000 },
+    });
+    const finals = messages.filter((message) => message.type === 'final');
+    expect(finals.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(finals.map((final) => final.segment)).size).toBe(1);
+    for (const [index, final] of finals.entries()) {
+      const next = finals[index + 1];
+      if (next) expect(next.text.startsWith(final.text)).toBe(true);
+    }
+    // The head is a part of the sentence; the last final is all of it.
+    const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+    expect(words(finals[0]!.text)).toBeLessThan(words(entry.referenceText) - 3);
+    expect(wordErrorRate(entry.referenceText, finals.at(-1)!.text, 'en').wer).toBeLessThan(0.1);
+  });
+
   it('words decoded at a short pause become final at once; the rest of the sentence is decoded from the pause', async () => {
     const first = readManifest().find((row) => row.path === 'en/ls-dev-clean-2412-153948-0000.flac');
     const second = readManifest().find((row) => row.path === 'en/ls-dev-clean-3752-4944-0000.flac');
@@ -159,10 +179,11 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     samples.set(a.subarray(0, voiceEnd), 0);
     samples.set(b, resume);
     const messages: StreamingSegment[] = [];
-    // The first sentence's own comma pause (at 4.8 s) does not commit its words: only this pause does.
+    // The first sentence's own comma pause (at 4.8 s) does not commit its words: only this pause
+    // does (and no cut of a long utterance comes first).
     const recogniser = engine.openStream({
       language: 'fr',
-      tuning: { commitPausesAfterSeconds: 6 },
+      tuning: { commitPausesAfterSeconds: 6, maxUtteranceSeconds: 20 },
       onSegment: (segment) => messages.push(segment),
     });
     // In real time up to the end of the pause, so that its decode (base, a beam, one thread: over a
