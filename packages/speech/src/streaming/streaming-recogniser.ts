@@ -187,11 +187,10 @@ interface Utterance {
   ahead: Ahead | undefined;
 }
 
+/** A silence of the voice: where it stopped, and the last silent sample heard (kept once it resumes). */
 interface Pause {
   pauseSample: number;
   endSample: number;
-  /** The silence lasted `pauseSeconds`: a pause, not a moment's silence between words. */
-  confirmed: boolean;
 }
 
 interface Ahead {
@@ -272,9 +271,11 @@ export class StreamingRecogniser {
   #flushing = false;
   /** The last decode waited for a recogniser thread: other streams (or recordings) share it. */
   #recogniserShared = false;
-  /** The partial (or ahead-of-pause) decode in progress and what cancels it (not the stream). */
-  #partialDecode:
-    { cancel: AbortController; kind: 'partial' | 'ahead'; pause: Pause | undefined } | undefined;
+  /**
+   * The partial (or ahead-of-pause) decode in progress and what cancels it (not the stream); `pause`
+   * is the silence an ahead decode was begun at, undefined for a partial.
+   */
+  #partialDecode: { cancel: AbortController; pause: Pause | undefined } | undefined;
   readonly #statistics: StreamingStatistics = {
     samples: 0,
     decodes: 0,
@@ -404,10 +405,10 @@ export class StreamingRecogniser {
     if (current) this.#notePause(current);
     // The voice went on from a moment's silence, not a pause: its decode would be neither final nor new.
     const decode = this.#partialDecode;
-    if (decode?.pause && !decode.pause.confirmed && this.#voiceSince(decode.pause.endSample))
+    if (decode?.pause && !this.#isPause(decode.pause) && this.#voiceSince(decode.pause.endSample))
       decode.cancel.abort();
     // The pause's decode covers what the partial in progress hears, and is the sentence's final.
-    if (current && this.#partialDecode?.kind === 'partial' && this.#pauseDue(current)) this.#cancelPartial();
+    if (current && decode && !decode.pause && this.#pauseDue(current)) this.#cancelPartial();
     if (current?.ahead) this.#finalAtPause(current);
   }
 
@@ -462,7 +463,7 @@ export class StreamingRecogniser {
    * kept: it is the final's own decode.
    */
   #cancelPartial(): void {
-    if (this.#partialDecode?.kind === 'partial') this.#partialDecode.cancel.abort();
+    if (this.#partialDecode && !this.#partialDecode.pause) this.#partialDecode.cancel.abort();
   }
 
   /** A long utterance: final up to its quietest moment, the rest continues as a new utterance. */
@@ -541,7 +542,8 @@ export class StreamingRecogniser {
     if (aheadUntil >= pause.pauseSample + 0.1 * sampleRate) return false;
     // A pause the voice has gone on from is worth decoding only if its words become final.
     return (
-      !this.#voiceSince(pause.endSample) || (pause.confirmed && this.#commitsAt(utterance, pause.pauseSample))
+      !this.#voiceSince(pause.endSample) ||
+      (this.#isPause(pause) && this.#commitsAt(utterance, pause.pauseSample))
     );
   }
 
@@ -560,16 +562,15 @@ export class StreamingRecogniser {
     const voiceEnd = this.#detector.openRegion?.speechEndSample ?? utterance.held?.voiceEndSample;
     // After a final at a pause, until the voice resumes, there is nothing new to decode.
     if (voiceEnd === undefined || voiceEnd <= utterance.startSample) return;
-    const silence = this.#detector.position - voiceEnd;
-    if (silence < this.#tuning.aheadDecodeSeconds * sampleRate) return;
-    const confirmed = silence >= this.#tuning.pauseSeconds * sampleRate;
-    const pause = utterance.pause;
-    if (pause?.pauseSample === voiceEnd) {
-      pause.endSample = this.#detector.position;
-      pause.confirmed ||= confirmed;
-    } else {
-      utterance.pause = { pauseSample: voiceEnd, endSample: this.#detector.position, confirmed };
-    }
+    if (this.#detector.position - voiceEnd < this.#tuning.aheadDecodeSeconds * sampleRate) return;
+    // The same silence grows (an ahead decode begun in it holds this object); a new one replaces it.
+    if (utterance.pause?.pauseSample === voiceEnd) utterance.pause.endSample = this.#detector.position;
+    else utterance.pause = { pauseSample: voiceEnd, endSample: this.#detector.position };
+  }
+
+  /** The silence lasted `pauseSeconds`: a pause, not a moment's silence between words. */
+  #isPause(pause: Pause): boolean {
+    return pause.endSample - pause.pauseSample >= this.#tuning.pauseSeconds * sampleRate;
   }
 
   /** Starts the next recognition if none is running: a pending final first, else a due partial. */
@@ -666,7 +667,7 @@ export class StreamingRecogniser {
     const decodedBefore = utterance.decodedUntil;
     utterance.decodedUntil = Math.max(decodedBefore, endSample);
     const cancel = new AbortController();
-    const decode = { cancel, kind, pause };
+    const decode = { cancel, pause };
     this.#partialDecode = decode;
     let words: TimedWord[];
     try {
@@ -726,7 +727,7 @@ export class StreamingRecogniser {
     if (voiceEnd === undefined) return false;
     const resumed = voiceEnd > ahead.endSample;
     const due = resumed
-      ? ahead.pause.confirmed && this.#commitsAt(utterance, ahead.pause.pauseSample)
+      ? this.#isPause(ahead.pause) && this.#commitsAt(utterance, ahead.pause.pauseSample)
       : this.#detector.position - voiceEnd >= this.#tuning.pauseFinalSilenceMs * 16;
     if (!due) return false;
     const nextStart = resumeSampleAfter(ahead);
@@ -865,7 +866,7 @@ export class StreamingRecogniser {
     const language = ahead?.language ?? this.#language;
     if (!ahead || pending.committed || language === undefined || ahead.words.length === 0) return pending;
     if (ahead.endSample >= pending.voiceEndSample) return pending;
-    if (!ahead.pause.confirmed || !this.#longEnoughToCommit(utterance, ahead.pause.pauseSample))
+    if (!this.#isPause(ahead.pause) || !this.#longEnoughToCommit(utterance, ahead.pause.pauseSample))
       return pending;
     const nextStart = resumeSampleAfter(ahead);
     if (nextStart >= pending.endSample) return pending;
