@@ -77,6 +77,7 @@ describe('a window whose decode says its sentence twice', () => {
           result: { language: 'en', segments, aborted: false },
           milliseconds: 5,
           threads: 1,
+          shared: false,
         });
       },
     };
@@ -126,5 +127,16 @@ describe('a window whose decode says its sentence twice', () => {
     const live = scriptedRecogniser([[sentence, sentence]]);
     await recogniseWindow(live.recogniser, window('final'), choices);
     expect(live.requests).toHaveLength(1);
+  });
+
+  it('asks for one greedy pass of a live final if the recogniser is shared, of nothing else', async () => {
+    const whenShared = async (live?: WindowRequest['live']) => {
+      const scripted = scriptedRecogniser([[sentence]]);
+      await recogniseWindow(scripted.recogniser, window(live), choices);
+      return scripted.requests.map((request) => request.whenShared);
+    };
+    expect(await whenShared('final')).toEqual([{ beamSize: 1 }]);
+    expect(await whenShared('partial')).toEqual([undefined]);
+    expect(await whenShared()).toEqual([undefined]);
   });
 });

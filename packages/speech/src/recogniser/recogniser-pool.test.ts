@@ -3,7 +3,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSpeechError } from '../speech-error.js';
 import { sharedModelsDir, testdataFile } from '../test-support/paths.js';
-import { isPreempted, recognitionPriority, RecogniserPool } from './recogniser-pool.js';
+import {
+  isPreempted,
+  recognitionPriority,
+  RecogniserPool,
+  type RecognitionOutcome,
+} from './recogniser-pool.js';
 
 const baseModel = path.join(sharedModelsDir, 'ggml-base-q8_0.bin');
 
@@ -114,9 +119,62 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
         recognise(recognitionPriority.liveFinal),
       ]);
       expect(both.map((outcome) => outcome.threads)).toEqual([1, 1]);
+      expect(both.map((outcome) => outcome.shared)).toEqual([false, false]);
+      // Work arriving while a final runs on a lent thread waits for it, rather than share its core.
+      const finished: string[] = [];
+      await Promise.all([
+        pair
+          .recognise({
+            modelPath: tinyModel,
+            samples: jfk.slice(),
+            options: { language: 'en' },
+            priority: recognitionPriority.liveFinal,
+          })
+          .then((outcome) => finished.push(`final on ${outcome.threads}`)),
+        pair
+          .recognise({
+            modelPath: tinyModel,
+            samples: jfk.slice(0, 16_000),
+            options: { language: 'en' },
+            priority: recognitionPriority.livePartial,
+          })
+          .then(() => finished.push('partial')),
+      ]);
+      expect(finished).toEqual(['final on 2', 'partial']);
       // Another program holds the other core: the final keeps its own thread.
       free = 1;
       expect((await recognise(recognitionPriority.liveFinal)).threads).toBe(1);
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it("applies a job's options for a shared recogniser only when other work holds a thread as it starts", async () => {
+    const tinyModel = path.join(sharedModelsDir, 'ggml-tiny.en-q8_0.bin');
+    // No core to lend: the second job runs beside the first instead of waiting for it.
+    const pair = new RecogniserPool({ workers: 2, threadsPerWorker: 1, freeCores: () => 1 });
+    try {
+      await pair.preload(tinyModel);
+      const clip = jfk.subarray(0, 16_000 * 6);
+      const recognise = (whenShared?: { maxTokensPerSegment: number }) =>
+        pair.recognise({
+          modelPath: tinyModel,
+          samples: clip.slice(),
+          options: { language: 'en' },
+          priority: recognitionPriority.liveFinal,
+          ...(whenShared ? { whenShared } : {}),
+        });
+      const wordsOf = (outcome: RecognitionOutcome) =>
+        outcome.result.segments.flatMap((segment) => segment.text.split(/\s+/).filter(Boolean)).length;
+      const alone = await recognise({ maxTokensPerSegment: 2 });
+      expect(alone.shared).toBe(false);
+      expect(wordsOf(alone)).toBeGreaterThan(4);
+      // The first takes a thread; the second starts while it runs.
+      const [first, second] = await Promise.all([recognise(), recognise({ maxTokensPerSegment: 2 })]);
+      expect(first.shared).toBe(false);
+      expect(second.shared).toBe(true);
+      expect(wordsOf(second)).toBeLessThanOrEqual(2);
+      expect(wordsOf(first)).toBe(wordsOf(alone));
     } finally {
       await pair.close();
     }

@@ -13,6 +13,12 @@ export interface RecognitionRequest {
   signal?: AbortSignal;
   /** Higher goes first; the same priority, first in first out. Default: `recognitionPriority.batch`. */
   priority?: number;
+  /**
+   * Options that replace some of `options` when the recogniser is shared as the job starts (another
+   * job holds a thread or waits for one): a live final decoded in one greedy pass rather than
+   * with a beam, so that finals do not queue behind each other's beams (see `liveFinalWhenShared`).
+   */
+  whenShared?: Partial<Omit<NativeTranscribeOptions, 'threads'>>;
 }
 
 /**
@@ -33,6 +39,8 @@ export interface RecognitionOutcome {
   milliseconds: number;
   /** whisper.cpp threads it ran on (a live final may borrow idle recognisers' threads). */
   threads: number;
+  /** It started while the recogniser was shared, with the request's `whenShared` options. */
+  shared: boolean;
 }
 
 /** The interface callers depend on, so that the binding (or a GPU build) can change behind it. */
@@ -59,6 +67,9 @@ interface PendingJob {
   /** Stopped so that a live final can run at once. */
   preempted: boolean;
   message: ToRecogniserWorker;
+  whenShared: RecognitionRequest['whenShared'];
+  /** Started with `whenShared` applied. */
+  shared: boolean;
   resolve: (outcome: FromRecogniserWorker) => void;
   reject: (error: Error) => void;
   abortFlag: Int32Array;
@@ -71,6 +82,8 @@ interface PendingJob {
 interface PoolWorker {
   thread: Worker;
   job: PendingJob | undefined;
+  /** The live final this recogniser's threads are lent to (see #threadsFor): it takes no job meanwhile. */
+  lentTo: PendingJob | undefined;
 }
 
 /** Starts one recogniser thread (recogniser-worker.ts / .js). */
@@ -138,11 +151,17 @@ export class RecogniserPool implements Recogniser {
       },
       request.signal,
       request.priority,
+      request.whenShared,
     );
     switch (outcome.type) {
       case 'result':
         if (outcome.result.aborted) throw new SpeechError('CANCELLED', 'The transcription was cancelled.');
-        return { result: outcome.result, milliseconds: outcome.milliseconds, threads: outcome.threads };
+        return {
+          result: outcome.result,
+          milliseconds: outcome.milliseconds,
+          threads: outcome.threads,
+          shared: outcome.shared,
+        };
       case 'failed':
         throw new SpeechError('TRANSCRIPTION_FAILED', `Recognition failed: ${outcome.message}`);
       case 'loaded':
@@ -163,7 +182,8 @@ export class RecogniserPool implements Recogniser {
     message: ToRecogniserWorker,
     signal: AbortSignal | undefined,
     priority: number = recognitionPriority.batch,
-  ): Promise<FromRecogniserWorker> {
+    whenShared?: RecognitionRequest['whenShared'],
+  ): Promise<FromRecogniserWorker & { shared: boolean }> {
     if (this.#closed)
       return Promise.reject(new SpeechError('SPEECH_UNAVAILABLE', 'The speech engine is stopped.'));
     if (signal?.aborted)
@@ -177,7 +197,9 @@ export class RecogniserPool implements Recogniser {
         preempted: false,
         message:
           message.type === 'recognise' ? { ...message, jobId: id, abortFlag } : { ...message, jobId: id },
-        resolve,
+        whenShared,
+        shared: false,
+        resolve: (outcome) => resolve({ ...outcome, shared: job.shared }),
         reject,
         abortFlag,
         ...(signal ? { signal } : {}),
@@ -208,7 +230,7 @@ export class RecogniserPool implements Recogniser {
    * text, decoded again a moment later) is stopped at whisper.cpp's next step and its thread freed.
    */
   #preemptPartial(): void {
-    if (this.#workers.length < this.#size || this.#workers.some((worker) => !worker.job)) return;
+    if (this.#workers.length < this.#size || this.#workers.some((worker) => this.#idle(worker))) return;
     const partial = this.#workers.find(
       (worker) => worker.job?.priority === recognitionPriority.livePartial && !worker.job.preempted,
     )?.job;
@@ -223,12 +245,16 @@ export class RecogniserPool implements Recogniser {
 
   #dispatch(): void {
     for (const worker of this.#workers) {
-      if (worker.job) continue;
+      if (!this.#idle(worker)) continue;
       const job = this.#waiting[0];
       if (!job || this.#waitsForStoppingThread(job)) return;
       this.#waiting.shift();
       worker.job = job;
-      if (job.message.type === 'recognise') job.message.options.threads = this.#threadsFor(job);
+      if (job.message.type === 'recognise') {
+        job.shared = job.whenShared !== undefined && this.#shared(worker);
+        if (job.shared) Object.assign(job.message.options, job.whenShared);
+        job.message.options.threads = this.#threadsFor(job, worker);
+      }
       // A busy thread keeps the process alive (a CLI awaiting its transcript); an idle one does not.
       worker.thread.ref();
       const transfer = job.message.type === 'recognise' ? [job.message.samples.buffer as ArrayBuffer] : [];
@@ -260,25 +286,49 @@ export class RecogniserPool implements Recogniser {
   }
 
   /**
+   * Other work holds a thread besides `worker` (a job being stopped does not count: its thread is
+   * about to be free), or waits for one.
+   */
+  #shared(worker: PoolWorker): boolean {
+    if (this.#waiting.length > 0) return true;
+    return this.#workers.some(
+      (other) => other !== worker && other.job && Atomics.load(other.job.abortFlag, 0) === 0,
+    );
+  }
+
+  #idle(worker: PoolWorker): boolean {
+    return worker.job === undefined && worker.lentTo === undefined;
+  }
+
+  /**
    * A live final that finds the other recognisers idle, with nothing waiting, borrows their threads:
    * it is what a person waits for at the end of a sentence (a 6 s sentence's final decoded in 1.4 s
-   * on two threads instead of 2.2 s on one). Partials and recordings keep their own threads: work
-   * arriving meanwhile would share a core with the borrowed thread until the final is done, which
-   * for a final lasts a second or two, and a recording's words must not depend on the load.
+   * on two threads instead of 2.2 s on one). The recognisers that lend take no job until it is done:
+   * work arriving meanwhile waits for the final rather than share a core with a borrowed thread,
+   * which makes the whole team wait for that thread at every step (bench:live, four sessions: a
+   * 3 s tiny.en final on two threads took 2.2 s, where 0.3 s is usual). Partials and recordings
+   * keep their own threads: a recording's words must not depend on the load.
    */
-  #threadsFor(job: PendingJob): number {
+  #threadsFor(job: PendingJob, worker: PoolWorker): number {
     if (job.priority !== recognitionPriority.liveFinal || this.#waiting.length > 0)
       return this.#threadsPerWorker;
-    const idle = this.#workers.filter((worker) => !worker.job).length + this.#size - this.#workers.length;
+    const idle = this.#workers.filter((other) => other !== worker && this.#idle(other));
     // Only cores nothing else runs on right now: a thread of the team that shares its core with
     // another program makes the whole team wait for it at every step.
-    const lent = Math.min(idle * this.#threadsPerWorker, this.#freeCores() - this.#threadsPerWorker);
-    return this.#threadsPerWorker + Math.max(0, lent);
+    const lenders = Math.max(
+      0,
+      Math.min(
+        idle.length,
+        Math.floor((this.#freeCores() - this.#threadsPerWorker) / this.#threadsPerWorker),
+      ),
+    );
+    for (const lender of idle.slice(0, lenders)) lender.lentTo = job;
+    return this.#threadsPerWorker * (1 + lenders);
   }
 
   #spawn(): PoolWorker {
     const thread = startRecogniserThread();
-    const worker: PoolWorker = { thread, job: undefined };
+    const worker: PoolWorker = { thread, job: undefined, lentTo: undefined };
     thread.on('message', (message: FromRecogniserWorker) => {
       const job = worker.job;
       if (!job || job.id !== message.jobId) return;
@@ -313,5 +363,6 @@ export class RecogniserPool implements Recogniser {
 
   #settle(job: PendingJob): void {
     if (job.signal && job.onAbort) job.signal.removeEventListener('abort', job.onAbort);
+    for (const worker of this.#workers) if (worker.lentTo === job) worker.lentTo = undefined;
   }
 }

@@ -223,10 +223,10 @@ interface PendingFinal {
  * context fitted to it, the previous final text as prompt) every `partialStepSeconds` of new
  * audio (`busyPartialStepSeconds` while other streams share the recogniser) and shown as a
  * partial (greedy). When the voice falls silent (`aheadDecodeSeconds`) the utterance is decoded as
- * batch transcription decodes a window (beam, temperature fallback), and that decode is the
- * final as soon as the silence lasts `pauseFinalSilenceMs` (cancelled if the voice resumes before
- * the silence is a pause, `pauseSeconds`): a sentence settles when it is decoded,
- * not after the endpoint rule and another decode. The endpoint rule (`endpointSilenceMs`, or
+ * batch transcription decodes a window (beam, temperature fallback; greedy while other work shares
+ * the recogniser), and that decode is the final as soon as the silence lasts `pauseFinalSilenceMs`
+ * (cancelled if the voice resumes before the silence is a pause, `pauseSeconds`): a sentence
+ * settles when it is decoded, not after the endpoint rule and another decode. The endpoint rule (`endpointSilenceMs`, or
  * `shortUtteranceSilenceMs` while the utterance is shorter than `minEndpointUtteranceSeconds`, so
  * that a sentence is not cut into paragraphs at its commas) ends the paragraph, and makes final
  * whatever no pause's decode covered; a long utterance is cut at its lowest-voice moment before
@@ -632,7 +632,8 @@ export class StreamingRecogniser {
         previousText: this.#previousText,
         signal,
         // A final is decoded as batch transcription decodes a window (beam per language,
-        // temperature fallback, no token cap); a partial is one quick greedy pass. A flush is a
+        // temperature fallback, no token cap) unless other streams share the recogniser (then
+        // greedy, see window-recognition.ts); a partial is one quick greedy pass. A flush is a
         // final without the beam: a beam costs 2.5 times a greedy pass.
         live: kind === 'partial' ? 'partial' : 'final',
       },
