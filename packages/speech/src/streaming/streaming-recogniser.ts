@@ -226,11 +226,11 @@ interface PendingFinal {
  * batch transcription decodes a window (beam, temperature fallback; greedy while other work shares
  * the recogniser), and that decode is the final as soon as the silence lasts `pauseFinalSilenceMs`
  * (cancelled if the voice resumes before the silence is a pause, `pauseSeconds`): a sentence
- * settles when it is decoded, not after the endpoint rule and another decode. The endpoint rule (`endpointSilenceMs`, or
- * `shortUtteranceSilenceMs` while the utterance is shorter than `minEndpointUtteranceSeconds`, so
- * that a sentence is not cut into paragraphs at its commas) ends the paragraph, and makes final
- * whatever no pause's decode covered; a long utterance is cut at its lowest-voice moment before
- * `maxUtteranceSeconds`. Finals are never contradicted: later text in the paragraph is appended to
+ * settles when it is decoded, not after the endpoint rule and another decode. The endpoint rule
+ * (`endpointSilenceMs`, or `shortUtteranceSilenceMs` while the utterance is shorter than
+ * `minEndpointUtteranceSeconds`, so that a sentence is not cut into paragraphs at its commas) ends
+ * the paragraph, and makes final whatever no pause's decode covered; a long utterance is cut at its
+ * lowest-voice moment before `maxUtteranceSeconds`. Finals are never contradicted: later text in the paragraph is appended to
  * them, decoded from their pause with their text as prompt; so `Done` only has to decode what
  * followed the last final (and, when partials of it were shown, what followed their settled words).
  * When the utterance ends while a pause's decode runs, that decode's words become a final all the
