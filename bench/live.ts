@@ -331,7 +331,7 @@ async function recordingsPass(runtime: TestRuntime, url: string, usable: Recordi
 }
 
 /**
- * Dictation and Stop with the default models (tiny.en for English, base for the rest): the first
+ * Dictation and Stop with the server's default models (base for every language): the first
  * `sentences` dev-set clips of each language.
  */
 async function dictationPasses(options: Options, vad: SileroVad): Promise<void> {

@@ -77,6 +77,11 @@ pub struct TranscribeOptions {
     pub language: Option<String>,
     pub threads: Option<i32>,
     pub prompt: Option<String>,
+    /// Text the decoder continues from (OpenAI Whisper's `prefix`): the words already final of the
+    /// audio the window begins with, as a segment from 0 s to `prefix_end` (seconds), so that the
+    /// decoder places what follows after it.
+    pub prefix: Option<String>,
+    pub prefix_end: Option<f64>,
     /// Encoder context in frames (50 per second of audio); 0 or absent = the model's full 1500.
     pub audio_context: Option<i32>,
     pub temperature: Option<f64>,
@@ -234,7 +239,25 @@ impl WhisperModel {
                 prime_audio_context(&mut state, audio_context, options.threads.unwrap_or(2).max(1));
             }
         }
+        let mut prefix_tokens: Vec<i32> = Vec::new();
+        if let Some(prefix) = options.prefix.as_ref().filter(|text| !text.is_empty()) {
+            // Timestamps as Whisper writes a segment (<|0.00|> text <|end|>): without them the
+            // decoder placed the words after the prefix seconds away from where they are said.
+            let timestamp =
+                |seconds: f64| self.context.token_beg() + (seconds / 0.02).round().clamp(0.0, 1500.0) as i32;
+            prefix_tokens.push(timestamp(0.0));
+            prefix_tokens.extend(
+                self.context
+                    .tokenize(prefix, 1024)
+                    .map_err(|error| failure(format!("cannot tokenize the prefix: {error}")))?,
+            );
+            if let Some(end) = options.prefix_end {
+                prefix_tokens.push(timestamp(end));
+            }
+        }
+        unsafe { verbatim_set_decoder_prefix(prefix_tokens.as_ptr(), prefix_tokens.len() as i32) };
         let outcome = state.full(params, &samples);
+        unsafe { verbatim_set_decoder_prefix(std::ptr::null(), 0) };
         let aborted = abort_flag
             .as_ref()
             .map(|flag| flag.len() > 0 && unsafe { (*(flag.as_ptr() as *const AtomicI32)).load(Ordering::Relaxed) } != 0)
@@ -254,6 +277,10 @@ impl WhisperModel {
             aborted: false,
         })
     }
+}
+
+extern "C" {
+    fn verbatim_set_decoder_prefix(tokens: *const i32, n: i32);
 }
 
 /// whisper.cpp detects the language before it applies `audio_ctx`, with whatever encoder context the

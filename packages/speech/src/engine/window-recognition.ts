@@ -54,6 +54,12 @@ export interface WindowRequest {
   prompt: string;
   /** Text of the previous windows, for context. */
   previousText: string;
+  /**
+   * The words, already final, of the audio the window begins with, up to `end` (seconds into the
+   * window): a live phrase decoded with the phrase before it. The decoder continues from them
+   * instead of transcribing that audio again.
+   */
+  prefix?: { text: string; end: number };
   signal?: AbortSignal;
   /**
    * A live partial (provisional text, decoded again a moment later): greedy, without whisper.cpp's
@@ -201,6 +207,8 @@ export async function recogniseWindow(
         )
       : 0,
     suppressNonSpeech: true,
+    // Whisper's words begin with a space, the prefix's first too.
+    ...(request.prefix ? { prefix: ` ${request.prefix.text.trim()}`, prefixEnd: request.prefix.end } : {}),
     temperature: 0,
     temperatureIncrement: request.live === 'partial' ? 0 : 0.2,
     maxTokensPerSegment: maxTokensFor(request.samples.length / sampleRate, request.live === 'partial'),

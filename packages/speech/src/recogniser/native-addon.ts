@@ -11,6 +11,12 @@ export interface NativeTranscribeOptions {
   language?: string;
   threads?: number;
   prompt?: string;
+  /**
+   * Text the decoder continues from, after its language and task (OpenAI Whisper's `prefix`): the
+   * words of the audio the window begins with, a segment from 0 s to `prefixEnd` (seconds).
+   */
+  prefix?: string;
+  prefixEnd?: number;
   /** Encoder context in frames (50 per second of audio); 0 = the model's full 30 s. */
   audioContext?: number;
   temperature?: number;

@@ -94,6 +94,26 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
     for (const segment of speech.result.segments) expect(segment.noSpeechProbability).toBeLessThan(0.2);
   });
 
+  it('continues from a prefix: the words it gives of the audio the window begins with are not said again', async () => {
+    // whisper.cpp has no prefix (native/decoder-prefix.cmake); a live phrase is decoded after the
+    // phrase before it, whose words are already final.
+    const options = { language: 'en', beamSize: 5 };
+    const { result } = await pool.recognise({
+      modelPath: baseModel,
+      samples: jfk.slice(),
+      options: { ...options, prefix: ' And so, my fellow Americans,', prefixEnd: 3.4 },
+    });
+    const text = result.segments.map((segment) => segment.text).join(' ');
+    expect(text).toMatch(/^\s*ask not what your country can do for you/i);
+    expect(text).not.toMatch(/fellow/i);
+    // Its words are placed after the prefix's segment (0-3.4 s), and inside the 11 s of audio.
+    expect(result.segments[0]?.words[0]?.start).toBeGreaterThanOrEqual(3400);
+    expect(result.segments.at(-1)?.end).toBeLessThan(11_500);
+    // The next job has no prefix: the whole sentence.
+    const again = await pool.recognise({ modelPath: baseModel, samples: jfk.slice(), options });
+    expect(again.result.segments.map((segment) => segment.text).join(' ')).toMatch(/my fellow Americans/i);
+  });
+
   it("lends idle recognisers' free cores to a live final alone, and to nothing else", async () => {
     let free = 2;
     const tinyModel = path.join(sharedModelsDir, 'ggml-tiny.en-q8_0.bin');

@@ -15,6 +15,22 @@ function decoded(relativePath: string): Promise<Float32Array> {
   return decodedRecording(testdataFile(relativePath));
 }
 
+/** Two dev-set recordings one after the other, `pauseSeconds` apart, and their reference text. */
+async function twoRecordings(
+  firstPath: string,
+  secondPath: string,
+  pauseSeconds: number,
+): Promise<{ samples: Float32Array; reference: string }> {
+  const first = readManifest().find((row) => row.path === firstPath);
+  const second = readManifest().find((row) => row.path === secondPath);
+  if (!first || !second) throw new Error(`${firstPath} or ${secondPath} missing from the manifest`);
+  const [a, b] = [await decoded(first.path), await decoded(second.path)];
+  const samples = new Float32Array(a.length + 16_000 * pauseSeconds + b.length);
+  samples.set(a, 0);
+  samples.set(b, a.length + 16_000 * pauseSeconds);
+  return { samples, reference: `${first.referenceText} ${second.referenceText}` };
+}
+
 /** Where the voice starts and ends (samples, no padding), as the live VAD hears it. */
 async function voiceOf(samples: Float32Array): Promise<{ start: number; end: number }> {
   const vad = await SileroVad.load();
@@ -134,14 +150,12 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
   });
 
   it('words decoded at a short pause become final at once; the rest of the sentence is decoded from the pause', async () => {
-    const first = readManifest().find((row) => row.path === 'en/ls-dev-clean-2412-153948-0000.flac');
-    const second = readManifest().find((row) => row.path === 'en/ls-dev-clean-3752-4944-0000.flac');
-    if (!first || !second) throw new Error('dev-set recordings missing from the manifest');
-    const [a, b] = [await decoded(first.path), await decoded(second.path)];
     // A 0.3 s pause, shorter than an endpoint: one utterance, whose first sentence settles first.
-    const samples = new Float32Array(a.length + 16_000 * 0.3 + b.length);
-    samples.set(a, 0);
-    samples.set(b, a.length + 16_000 * 0.3);
+    const { samples, reference } = await twoRecordings(
+      'en/ls-dev-clean-2412-153948-0000.flac',
+      'en/ls-dev-clean-3752-4944-0000.flac',
+      0.3,
+    );
     const { messages, statistics } = await stream(samples, {
       realTime: true,
       tuning: { commitPausesAfterSeconds: 3 },
@@ -154,7 +168,6 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
       const next = finals[index + 1];
       if (next && next.segment === final.segment) expect(next.text.startsWith(final.text)).toBe(true);
     }
-    const reference = `${first.referenceText} ${second.referenceText}`;
     expect(wordErrorRate(reference, displayed(messages).join(' '), 'en').wer).toBeLessThan(0.1);
     // Decoded whole when the silence is too short to be a pause (here, shorter than 1 s): the
     // decode begun in it is not final, and the first sentence is decoded again at every partial
@@ -165,6 +178,30 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     });
     expect(whole.statistics.finalsCommittedAtPauses).toBe(0);
     expect(statistics.decodedSamples).toBeLessThan(whole.statistics.decodedSamples);
+  });
+
+  it('the phrase after words final at a pause is decoded after their audio, continuing from them without saying them again', async () => {
+    const { samples, reference } = await twoRecordings(
+      'en/ls-dev-clean-3752-4944-0000.flac',
+      'en/ls-dev-clean-2412-153948-0001.flac',
+      0.3,
+    );
+    const run = (phraseContextSeconds: number) =>
+      stream(samples, { realTime: true, tuning: { commitPausesAfterSeconds: 3, phraseContextSeconds } });
+    const [withContext, alone] = [await run(3), await run(0)];
+    for (const { messages, statistics } of [withContext, alone]) {
+      expect(statistics.finalsCommittedAtPauses).toBeGreaterThanOrEqual(1);
+      expect(wordErrorRate(reference, displayed(messages).join(' '), 'en').wer).toBeLessThan(0.1);
+    }
+    // The words before the pause were decoded again (as the decoder's prefix), and not repeated.
+    expect(withContext.statistics.decodedSamples).toBeGreaterThan(alone.statistics.decodedSamples + 16_000);
+    const words =
+      displayed(withContext.messages)
+        .join(' ')
+        .toLowerCase()
+        .match(/[\p{L}']+/gu) ?? [];
+    const referenceWords = reference.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+    expect(Math.abs(words.length - referenceWords.length)).toBeLessThanOrEqual(2);
   });
 
   it('a sentence that ends while its pause is being decoded: the words before the pause become final, only the rest is decoded', async () => {
