@@ -73,7 +73,7 @@ export interface StreamingTuning {
    * Silence after which the decode made at a pause (`aheadDecodeSeconds` into it, decoded as a
    * final is) is sent as the final, without waiting for the endpoint (ms). The endpoint rule
    * still decides the paragraph: if the voice goes on before it, the text goes on in the same
-   * segment, decoded from the pause with the final text as prompt.
+   * segment, decoded from the pause after the final's last words (see `phraseContextSeconds`).
    */
   pauseFinalSilenceMs: number;
   /**
@@ -261,9 +261,10 @@ interface PendingFinal {
  * (`endpointSilenceMs`, or `shortUtteranceSilenceMs` while the utterance is shorter than
  * `minEndpointUtteranceSeconds`, so that a sentence is not cut into paragraphs at its commas) ends
  * the paragraph, and makes final whatever no pause's decode covered; a long utterance is cut at its
- * lowest-voice moment before `maxUtteranceSeconds`. Finals are never contradicted: later text in the paragraph is appended to
- * them, decoded from their pause with their text as prompt; so `Done` only has to decode what
- * followed the last final (and, when partials of it were shown, what followed their settled words).
+ * lowest-voice moment before `maxUtteranceSeconds`. Finals are never contradicted: later text in
+ * the paragraph is appended to them, decoded from their pause after their last words
+ * (`PhraseContext`); so `Done` only has to decode what followed the last final (and, when
+ * partials of it were shown, what followed their settled words).
  * When the utterance ends while a pause's decode runs, that decode's words become a final all the
  * same and only the rest is decoded. No partial is decoded while the voice is silent, and a pause's
  * decode cancels the partial in progress: it hears the same audio, and the person waits for it.
@@ -769,8 +770,9 @@ export class StreamingRecogniser {
    * `pauseFinalSilenceMs` with nothing said since, or, when the voice resumed meanwhile, once the
    * utterance held `commitPausesAfterSeconds` of audio before the pause. Its words are the final's
    * (nothing to decode: the person sees their sentence settle as soon as it is decoded), and the
-   * utterance goes on from the pause: what follows is decoded with the final text as prompt, as
-   * batch transcription starts a window at a pause. The endpoint rule still ends the paragraph.
+   * utterance goes on from the pause: what follows is decoded after the final's last words and
+   * their audio, the decoder continuing from them (`PhraseContext`). The endpoint rule still ends
+   * the paragraph.
    */
   #finalAtPause(utterance: Utterance): boolean {
     const ahead = utterance.ahead;
