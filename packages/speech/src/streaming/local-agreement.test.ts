@@ -5,6 +5,7 @@ import {
   joinWords,
   settleAgreed,
   withoutRepeatedLead,
+  withoutRepeatedContext,
   withoutSqueezedRepeat,
   wordsBeforePause,
   type TimedWord,
@@ -177,5 +178,30 @@ describe('local agreement', () => {
       'En@43.86-45.03 la@45.30-45.30 plaza@45.30-45.30 de@45.30-45.30 San@45.30-45.30 Pedro@45.30-45.30',
     );
     expect(withoutSqueezedRepeat(once, 45.31)).toEqual(once);
+  });
+
+  it('cuts a continued phrase where whisper begins to say its context again', () => {
+    const context = words('Er griff auch alles an, was ins Wasser kam,', 20);
+    const phrase = words('selbst ein großer Dinosaurier wäre ihm nicht gewachsen.', 23.6);
+    const text = (timed: TimedWord[]) => timed.map((word) => word.text).join(' ');
+    // The whole window again after the phrase, one word with another ending.
+    const after = [...phrase, ...words('Er griff auch alle an, was ins Wasser kam, selbst', 26.4)];
+    expect(text(withoutRepeatedContext(context, after))).toBe(text(phrase));
+    // The context again before the phrase.
+    expect(
+      text(
+        withoutRepeatedContext(context, [
+          ...words('er griff auch alles an was ins Wasser kam', 20),
+          ...phrase,
+        ]),
+      ),
+    ).toBe(text(phrase));
+    // Its first words said again in the phrase, as a speaker does, not the whole context: kept.
+    const again = words('Er griff noch einmal an.', 23.6);
+    expect(withoutRepeatedContext(context, again)).toEqual(again);
+    const partly = [...words('Er griff auch', 23.6), ...phrase];
+    expect(withoutRepeatedContext(context, partly)).toEqual(partly);
+    // A context of two words: too short to tell a repeat from speech.
+    expect(withoutRepeatedContext(words('Er griff'), after)).toEqual(after);
   });
 });

@@ -137,6 +137,31 @@ export function withoutRepeatedLead(final: readonly TimedWord[], words: readonly
   return [...words];
 }
 
+/** Fewest of the context's first words that, said again, are taken for whisper's repeat. */
+const minRepeatedContextWords = 3;
+
+/**
+ * The words of a phrase decoded after its context (the final words before it, forced as the
+ * decoder's prefix) up to where they begin to say the context again: whisper sometimes decodes the
+ * whole window once more after the phrase ("…T-Rex bei ihm nicht gewachsen. Er griff auch alles
+ * an, was ins Wasser kam, …", the context's first words again), or before it. A person rarely
+ * says the last words of a final again at once, from their first word on.
+ */
+export function withoutRepeatedContext(
+  context: readonly TimedWord[],
+  words: readonly TimedWord[],
+): TimedWord[] {
+  const opening = context.slice(0, minRepeatedContextWords);
+  if (opening.length < minRepeatedContextWords) return [...words];
+  for (let index = 0; index + opening.length <= words.length; index += 1) {
+    if (!repeatsPhrase(opening, words.slice(index, index + opening.length))) continue;
+    if (index > 0) return words.slice(0, index);
+    // The whole context again before the phrase: the phrase is what follows it.
+    if (repeatsPhrase(context, words.slice(0, context.length))) return words.slice(context.length);
+  }
+  return [...words];
+}
+
 /**
  * Whether `again` says the `phrase` once more: the same words, accents aside, of which one, in a
  * phrase of 3 words or more, may be the same word with another ending, as whisper writes a word it

@@ -10,6 +10,7 @@ import {
   continueSettled,
   joinWords,
   settleAgreed,
+  withoutRepeatedContext,
   withoutRepeatedLead,
   withoutSqueezedRepeat,
   type TimedWord,
@@ -215,7 +216,8 @@ interface PhraseContext {
   startSample: number;
   /** Where its voice ended. */
   endSample: number;
-  text: string;
+  /** Its final words: their text is the decoder's prefix, and a decode saying them again is cut there. */
+  words: TimedWord[];
 }
 
 /** A silence of the voice: where it stopped, and the last silent sample heard (kept once it resumes). */
@@ -664,9 +666,10 @@ export class StreamingRecogniser {
     const samples = this.#audio.slice(windowStart, Math.min(endSample, this.#audio.endSample));
     const submitted = performance.now();
     // The context's text is the decoder's prefix, not also the end of its prompt.
+    const contextText = context ? joinWords(context.words) : '';
     const previousText =
-      context && this.#previousText.endsWith(context.text)
-        ? this.#previousText.slice(0, -context.text.length).trim()
+      context && this.#previousText.endsWith(contextText)
+        ? this.#previousText.slice(0, -contextText.length).trim()
         : this.#previousText;
     const result = await recogniseWindow(
       this.#options.recogniser,
@@ -678,7 +681,7 @@ export class StreamingRecogniser {
         prompt: this.#options.prompt,
         previousText,
         ...(context
-          ? { prefix: { text: context.text, end: (context.endSample - windowStart) / sampleRate } }
+          ? { prefix: { text: contextText, end: (context.endSample - windowStart) / sampleRate } }
           : {}),
         signal,
         // A final is decoded as batch transcription decodes a window (beam per language,
@@ -700,10 +703,11 @@ export class StreamingRecogniser {
     // context, not in the audio (whisper repeating the utterance there), as a segment of their own
     // or inside the utterance's segment.
     const audioEnd = (windowStart + samples.length) / sampleRate;
-    const heard = withoutSqueezedRepeat(
+    const decoded = withoutSqueezedRepeat(
       result.segments.filter((segment) => segment.start < audioEnd - 0.05).flatMap(wordsOf),
       audioEnd,
     );
+    const heard = context ? withoutRepeatedContext(context.words, decoded) : decoded;
     const words = withoutRepeatedLead(this.#finalWords, heard);
     // Whisper sometimes ends the text right after a prefix: the phrase is decoded alone then.
     if (context && words.length === 0) return this.#recognise(startSample, endSample, kind, signal);
@@ -962,9 +966,7 @@ export class StreamingRecogniser {
     if (from < 0 || !first) return undefined;
     // From just before its first word (word times are estimates), never before the phrase.
     const startSample = Math.max(utterance.startSample, Math.round((first.start - 0.05) * sampleRate));
-    return startSample < voiceEndSample
-      ? { startSample, endSample: voiceEndSample, text: joinWords(words) }
-      : undefined;
+    return startSample < voiceEndSample ? { startSample, endSample: voiceEndSample, words } : undefined;
   }
 
   /** A final of this stream's language is decoded greedily, as partials are. */
