@@ -260,7 +260,8 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     const samples = speech.subarray(voice.start);
     const { messages } = await stream(samples, { language: 'fr', chunk: 8000, endOfInput: true });
     const text = displayed(messages).join(' ');
-    expect(text.toLowerCase()).toMatch(/^\W*\S+ accidents? a eu lieu en terrain/);
+    // "L'accident", or its first sound heard as a word of its own ("Les accidents").
+    expect(text.toLowerCase()).toMatch(/^\W*(?:\S+ |l')accidents? a eu lieu en terrain/);
     expect(wordErrorRate(entry.referenceText, text, 'fr').wer).toBeLessThanOrEqual(0.35);
   });
 
