@@ -194,7 +194,10 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
       expect(wordErrorRate(reference, displayed(messages).join(' '), 'en').wer).toBeLessThan(0.1);
     }
     // The words before the pause were decoded again (as the decoder's prefix), and not repeated.
-    expect(withContext.statistics.decodedSamples).toBeGreaterThan(alone.statistics.decodedSamples + 16_000);
+    // (Not told by the total decoded: how many partials run depends on the machine's speed; under
+    // CI's load the run with context decoded 0.9 M samples in all, the one without 1.1 M.)
+    expect(withContext.statistics.contextSamples).toBeGreaterThan(16_000);
+    expect(alone.statistics.contextSamples).toBe(0);
     const words =
       displayed(withContext.messages)
         .join(' ')

@@ -158,6 +158,11 @@ export interface StreamingStatistics {
   decodes: number;
   /** Audio given to those recognitions (samples, 16 kHz): each decode counts what it covered. */
   decodedSamples: number;
+  /**
+   * Of those, audio before a phrase decoded again as its context (`PhraseContext`): unlike the
+   * total, which counts partials, it does not depend on how fast the machine decodes.
+   */
+  contextSamples: number;
   /** Time spent recognising in the worker threads (ms). */
   recogniseMilliseconds: number;
   /** Finals that were the decode made at their pause, sent at the endpoint (no decode after it). */
@@ -314,6 +319,7 @@ export class StreamingRecogniser {
     samples: 0,
     decodes: 0,
     decodedSamples: 0,
+    contextSamples: 0,
     recogniseMilliseconds: 0,
     finalsDecodedAhead: 0,
     finalsCommittedAtPauses: 0,
@@ -696,6 +702,10 @@ export class StreamingRecogniser {
     );
     this.#statistics.decodes += 1;
     this.#statistics.decodedSamples += samples.length;
+    this.#statistics.contextSamples += Math.max(
+      0,
+      Math.min(startSample, this.#audio.endSample) - windowStart,
+    );
     this.#statistics.recogniseMilliseconds += result.recogniseMilliseconds;
     this.#recogniserShared =
       performance.now() - submitted - result.recogniseMilliseconds > sharedRecogniserWaitMs;
