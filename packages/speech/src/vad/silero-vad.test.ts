@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOnnxSession } from '../onnx-session.js';
 import { SpeechError } from '../speech-error.js';
-import { SileroVad, VAD_FRAME_SAMPLES, bundledSileroModelPath } from './silero-vad.js';
+import { SileroVad, VAD_FRAME_SAMPLES, VadStream, bundledSileroModelPath } from './silero-vad.js';
 import { chunksOf, concat, decodeFile, repoRoot, silence, testdata } from './test-audio.js';
 
 /** The package's own JavaScript port (untyped CommonJS), used as an independent cross-check. */
@@ -80,6 +82,68 @@ describe('SileroVad', () => {
         await vad.createStream().probabilities(concat(new Float32Array(loud.length), silence(1), quiet)),
       ),
     ).toBeGreaterThan(55);
+  });
+
+  it('runs the lifted copy beside the model in one batch, scoring as two runs would, bit for bit', async () => {
+    const loud = await decodeFile(testdata('de/cv-de-17922420.mp3'));
+    const quiet = await decodeFile(testdata('de/cv-de-18982556.mp3'));
+    const samples = concat(loud, silence(1), quiet);
+    const session = await createOnnxSession(bundledSileroModelPath(), 1);
+    let batches = 0;
+    // The same feeds split into one run per stream, each with its own rows of input and state.
+    const rowByRow = async (feeds: Record<string, ort.Tensor>) => {
+      const { input, state, sr } = feeds;
+      const batch = input?.dims[0] ?? 1;
+      if (!input || !state || !sr || batch === 1) return session.run(feeds);
+      batches++;
+      const stateData = state.data as Float32Array;
+      const rows = [];
+      for (let row = 0; row < batch; row++) {
+        const rowState = new Float32Array(256);
+        for (let vector = 0; vector < 2; vector++)
+          rowState.set(
+            stateData.subarray((vector * batch + row) * 128, (vector * batch + row + 1) * 128),
+            vector * 128,
+          );
+        const width = input.dims[1] ?? 0;
+        rows.push(
+          await session.run({
+            input: new ort.Tensor(
+              'float32',
+              (input.data as Float32Array).slice(row * width, (row + 1) * width),
+              [1, width],
+            ),
+            state: new ort.Tensor('float32', rowState, [2, 1, 128]),
+            sr,
+          }),
+        );
+      }
+      const output = new Float32Array(rows.map((result) => (result.output!.data as Float32Array)[0]!));
+      const stateN = new Float32Array(batch * 256);
+      rows.forEach((result, row) => {
+        for (let vector = 0; vector < 2; vector++)
+          stateN.set(
+            (result.stateN!.data as Float32Array).subarray(vector * 128, (vector + 1) * 128),
+            (vector * batch + row) * 128,
+          );
+      });
+      return {
+        output: new ort.Tensor('float32', output, [batch, 1]),
+        stateN: new ort.Tensor('float32', stateN, [2, batch, 128]),
+      };
+    };
+    try {
+      const batched = await new VadStream((feeds) => session.run(feeds), true).probabilities(samples);
+      const separately = await new VadStream(rowByRow, true).probabilities(samples);
+      // The quiet sentence (most of its frames) was lifted, in batches of two.
+      expect(batches).toBeGreaterThan(samples.length / VAD_FRAME_SAMPLES / 2);
+      expect(batched).toEqual(separately);
+      // And each stream's state stays its own: the model's own score is never lost to the copy's.
+      const raw = await new VadStream((feeds) => session.run(feeds), false).probabilities(samples);
+      raw.forEach((probability, frame) => expect(batched[frame]).toBeGreaterThanOrEqual(probability));
+    } finally {
+      await session.release();
+    }
   });
 
   it('gives the same probabilities however the audio is chunked, and keeps streams apart', async () => {
