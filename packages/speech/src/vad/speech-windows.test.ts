@@ -129,6 +129,25 @@ describe('SpeechWindower', () => {
     expectCovered((await regionsOf(jfk)).regions, windows);
   });
 
+  it('keeps a whispered last word, which scores under the threshold that ends a region, in the window', async () => {
+    // "there's gonna be no voiced speech whatsoever here", whispered: "here", at about 2.7-3.3 s,
+    // scores 0.23-0.44; the region closes at 2.4 s (under 0.35 for 100 ms).
+    const whispered = await decodeFile(testdata('en/mfa-whisper2.flac'));
+    const { regions } = await regionsOf(whispered);
+    expect((regions.at(-1)?.endSample ?? 0) / VAD_SAMPLE_RATE).toBeLessThan(2.7);
+    const { windows } = await windowsOf(chunksOf(whispered, 4000));
+    expectWellFormed(windows, whispered, MAX_WINDOW_SECONDS);
+    expect(windows).toHaveLength(1);
+    expect(windows[0]!.end).toBeGreaterThan(3.3);
+    // The regions stay as the detector found them; only the window's end moves. (A voice that
+    // ends aloud keeps its window's end at its region's: see the next test.)
+    expect(windows[0]!.speechRegions.slice(0, -1).map((region) => region.end)).toEqual(
+      regions.slice(0, -1).map((region) => region.endSample / VAD_SAMPLE_RATE),
+    );
+    for (const size of [512, 16_000, whispered.length])
+      expect((await windowsOf(chunksOf(whispered, size))).windows).toEqual(windows);
+  });
+
   it('keeps the end of a recording that stops soon after its last region, and only then', async () => {
     for (const [tailSeconds, toTheEnd] of [
       [1, true],

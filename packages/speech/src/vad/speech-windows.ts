@@ -27,6 +27,20 @@ export const PREFERRED_CUT_PAUSE_SECONDS = 0.3;
  */
 export const CUT_SEARCH_SECONDS = 10;
 
+/**
+ * A window that ends at a long silence (or at the end of the recording) reaches on while the voice
+ * after its last region scores at least this, for at least `MIN_WEAK_VOICE_SECONDS`: a voice
+ * whispered, said softly or trailing off scores 0.2-0.45 until its last word ends, under the 0.35
+ * that closes a region (a whispered clip of the dev set: 0.23-0.44 for 1 s after its region, where
+ * "here" is said, lost), while silence, noise and hum stay under 0.06. Only the window's end
+ * moves, not the regions, so pauses and cuts are as the detector finds them.
+ */
+const WEAK_VOICE_PROBABILITY = 0.2;
+/** Shorter weak voice after a region is its fading last sound, already in the padding. */
+const MIN_WEAK_VOICE_SECONDS = 0.25;
+/** A weak voice goes on across dips under `WEAK_VOICE_PROBABILITY` shorter than this (3 frames). */
+const WEAK_VOICE_DIP_FRAMES = 3;
+
 /** Seconds from the start of the recording. */
 export interface TimeRange {
   start: number;
@@ -80,7 +94,9 @@ interface WindowUnit extends SpeechRegion {
  * Likewise the audio after the last region is kept when the recording ends within
  * `maxGapInsideWindowSeconds` of it (and the window stays within the limit): a last word said
  * softly, whispered or trailing off fades under the threshold before it ends (a whispered clip
- * lost its last word, "here", 0.4 s after the region), and a recording may stop mid-word.
+ * lost its last word, "here", 0.4 s after the region), and a recording may stop mid-word. And a
+ * window that ends at a long silence reaches on through a weak voice after its last region
+ * (`WEAK_VOICE_PROBABILITY`), wherever it is in the recording.
  *
  * Short blips are handled by the detector alone: a region needs more than `minSpeechMs` (250 ms)
  * of voice. Nothing else is dropped, so a lone short answer ("Yes.") still reaches the recogniser.
@@ -92,6 +108,7 @@ export class SpeechWindower {
   private readonly maxGapSamples: number;
   private readonly cutSearchSamples: number;
   private readonly threshold: number;
+  private readonly padSamples: number;
 
   /** Per-frame probabilities from frame `firstProbabilityFrame` on. */
   private probabilities = new Float32Array(4096);
@@ -130,6 +147,10 @@ export class SpeechWindower {
     this.cutSearchSamples = Math.round(Math.min(CUT_SEARCH_SECONDS, maxWindowSeconds / 3) * VAD_SAMPLE_RATE);
     this.detector = new SpeechDetector(options.detector);
     this.threshold = options.detector?.threshold ?? DEFAULT_SPEECH_DETECTOR_OPTIONS.threshold;
+    this.padSamples = Math.round(
+      ((options.detector?.speechPadMs ?? DEFAULT_SPEECH_DETECTOR_OPTIONS.speechPadMs) * VAD_SAMPLE_RATE) /
+        1000,
+    );
   }
 
   /** Seconds of audio pushed so far. */
@@ -184,6 +205,7 @@ export class SpeechWindower {
       this.storeProbabilities(tail);
       const windows: SpeechWindow[] = [];
       for (const region of this.detector.flush(this.samplesSeen, tail)) this.addRegion(region, windows);
+      this.extendThroughWeakVoice();
       this.extendToTheEnd();
       if (this.regions.length > 0) this.emit(this.regions.length, windows);
       this.dropUnneededAudio();
@@ -201,8 +223,7 @@ export class SpeechWindower {
     if (detected.endSample <= this.clipSample) return;
     const region = this.withLeadingAudio(clipRegion(detected, this.clipSample));
     const last = this.regions.at(-1);
-    if (last && region.startSample - last.endSample > this.maxGapSamples)
-      this.emit(this.regions.length, windows);
+    if (last && region.startSample - last.endSample > this.maxGapSamples) this.emitAtSilence(windows);
     this.regions.push(region);
     this.cutWhileTooLong(undefined, windows);
   }
@@ -211,7 +232,7 @@ export class SpeechWindower {
   private settleWithOpenRegion(windows: SpeechWindow[]): void {
     const last = this.regions.at(-1);
     const nextStart = Math.max(this.clipSample, this.detector.earliestPendingSample);
-    if (last && nextStart - last.endSample > this.maxGapSamples) this.emit(this.regions.length, windows);
+    if (last && nextStart - last.endSample > this.maxGapSamples) this.emitAtSilence(windows);
     const open = this.detector.openRegion;
     if (!open) return;
     // The open region will end at or after the voice heard so far: cut only once that is certain,
@@ -238,6 +259,48 @@ export class SpeechWindower {
       return region;
     }
     return { ...region, startSample: 0 };
+  }
+
+  /** The window ends at a long silence: all its regions, its end through a weak voice after them. */
+  private emitAtSilence(windows: SpeechWindow[]): void {
+    this.extendThroughWeakVoice();
+    this.emit(this.regions.length, windows);
+  }
+
+  /**
+   * The last region's end moves past a weak voice after it (see `WEAK_VOICE_PROBABILITY`), within
+   * the gap that ends a window and the window's limit. Called when the probabilities of that whole
+   * gap are known (a region or the pending voice is beyond it, or the recording has ended), so the
+   * windows still do not depend on the chunk size.
+   */
+  private extendThroughWeakVoice(): void {
+    const first = this.regions[0];
+    const last = this.regions.at(-1);
+    if (!first || !last) return;
+    const limit = Math.min(
+      last.speechEndSample + this.maxGapSamples,
+      first.startSample + this.maxWindowSamples,
+      this.samplesSeen,
+    );
+    let voiceEnd = last.speechEndSample;
+    let dip = 0;
+    for (let frame = Math.floor(last.speechEndSample / VAD_FRAME_SAMPLES); ; frame++) {
+      const frameEnd = (frame + 1) * VAD_FRAME_SAMPLES;
+      const probability = this.probabilities[frame - this.firstProbabilityFrame];
+      if (
+        frameEnd > limit ||
+        frame - this.firstProbabilityFrame >= this.probabilityCount ||
+        probability === undefined
+      )
+        break;
+      if (probability >= WEAK_VOICE_PROBABILITY) {
+        voiceEnd = frameEnd;
+        dip = 0;
+      } else if (++dip >= WEAK_VOICE_DIP_FRAMES) break;
+    }
+    if (voiceEnd - last.speechEndSample < MIN_WEAK_VOICE_SECONDS * VAD_SAMPLE_RATE) return;
+    const endSample = Math.min(limit, voiceEnd + this.padSamples);
+    if (endSample > last.endSample) this.regions[this.regions.length - 1] = { ...last, endSample };
   }
 
   /** At the end: the last region takes the rest of the recording when that is short (see the class comment). */
