@@ -702,10 +702,7 @@ export class StreamingRecogniser {
     );
     this.#statistics.decodes += 1;
     this.#statistics.decodedSamples += samples.length;
-    this.#statistics.contextSamples += Math.max(
-      0,
-      Math.min(startSample, this.#audio.endSample) - windowStart,
-    );
+    if (context) this.#statistics.contextSamples += Math.min(startSample - windowStart, samples.length);
     this.#statistics.recogniseMilliseconds += result.recogniseMilliseconds;
     this.#recogniserShared =
       performance.now() - submitted - result.recogniseMilliseconds > sharedRecogniserWaitMs;

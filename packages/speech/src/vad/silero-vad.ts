@@ -250,6 +250,8 @@ export class VadStream {
 /** The recurrent state of v5 holds two vectors of 128 (its LSTM's h and c) per stream. */
 const STATE_VECTORS = STATE_SHAPE[0];
 const STATE_WIDTH = STATE_SHAPE[2];
+/** The model's `sr` input: read only, so every feed passes the same tensor. */
+const sampleRateTensor = new ort.Tensor('int64', BigInt64Array.from([BigInt(VAD_SAMPLE_RATE)]), []);
 
 /**
  * Runs the model on its frame and state; returns the speech probability of each row of the batch
@@ -286,7 +288,7 @@ class ModelFeed {
   private readonly feeds: Record<string, ort.Tensor> = {
     input: new ort.Tensor('float32', this.input, [1, MODEL_INPUT_SAMPLES]),
     state: new ort.Tensor('float32', this.state, [...STATE_SHAPE]),
-    sr: new ort.Tensor('int64', BigInt64Array.from([BigInt(VAD_SAMPLE_RATE)]), []),
+    sr: sampleRateTensor,
   };
 
   /** Takes the next frame, times `gain`, after the previous one's last 64 samples; returns its RMS (before the gain). */
@@ -338,7 +340,7 @@ class PairedFeed {
   private readonly feeds: Record<string, ort.Tensor> = {
     input: new ort.Tensor('float32', this.input, [2, MODEL_INPUT_SAMPLES]),
     state: new ort.Tensor('float32', this.state, [STATE_VECTORS, 2, STATE_WIDTH]),
-    sr: new ort.Tensor('int64', BigInt64Array.from([BigInt(VAD_SAMPLE_RATE)]), []),
+    sr: sampleRateTensor,
   };
 
   /** The probabilities of both feeds' frames; both states move on. */
@@ -352,19 +354,20 @@ class PairedFeed {
     this.input.set(second.input, MODEL_INPUT_SAMPLES);
     // The state is [vector, stream, 128]: each stream's h and c sit a batch apart.
     const rows = [first.state, second.state] as const;
-    for (let vector = 0; vector < STATE_VECTORS; vector++) {
-      for (const [stream, state] of rows.entries()) {
-        const from = vector * STATE_WIDTH;
-        this.state.set(state.subarray(from, from + STATE_WIDTH), (vector * 2 + stream) * STATE_WIDTH);
-      }
-    }
-    const { probabilities, nextState } = await runBatch(runModel, this.feeds, 2, frameIndex);
-    for (let vector = 0; vector < STATE_VECTORS; vector++) {
-      for (const [stream, state] of rows.entries()) {
-        const from = (vector * 2 + stream) * STATE_WIDTH;
-        state.set(nextState.subarray(from, from + STATE_WIDTH), vector * STATE_WIDTH);
-      }
-    }
+    const paired = (vector: number, stream: number) => (vector * rows.length + stream) * STATE_WIDTH;
+    for (let vector = 0; vector < STATE_VECTORS; vector++)
+      for (const [stream, state] of rows.entries())
+        this.state.set(
+          state.subarray(vector * STATE_WIDTH, (vector + 1) * STATE_WIDTH),
+          paired(vector, stream),
+        );
+    const { probabilities, nextState } = await runBatch(runModel, this.feeds, rows.length, frameIndex);
+    for (let vector = 0; vector < STATE_VECTORS; vector++)
+      for (const [stream, state] of rows.entries())
+        state.set(
+          nextState.subarray(paired(vector, stream), paired(vector, stream) + STATE_WIDTH),
+          vector * STATE_WIDTH,
+        );
     return [probabilities[0] ?? 0, probabilities[1] ?? 0];
   }
 }

@@ -81,7 +81,8 @@ export class SpeechDetector {
   readonly negativeThreshold: number;
   private readonly minSpeechSamples: number;
   private readonly minSilenceSamples: number;
-  private readonly padSamples: number;
+  /** Audio kept on each side of the voice (samples). */
+  readonly padSamples: number;
 
   private samplesScored = 0;
   private triggered: TriggeredRegion | undefined;

@@ -108,7 +108,6 @@ export class SpeechWindower {
   private readonly maxGapSamples: number;
   private readonly cutSearchSamples: number;
   private readonly threshold: number;
-  private readonly padSamples: number;
 
   /** Per-frame probabilities from frame `firstProbabilityFrame` on. */
   private probabilities = new Float32Array(4096);
@@ -147,10 +146,6 @@ export class SpeechWindower {
     this.cutSearchSamples = Math.round(Math.min(CUT_SEARCH_SECONDS, maxWindowSeconds / 3) * VAD_SAMPLE_RATE);
     this.detector = new SpeechDetector(options.detector);
     this.threshold = options.detector?.threshold ?? DEFAULT_SPEECH_DETECTOR_OPTIONS.threshold;
-    this.padSamples = Math.round(
-      ((options.detector?.speechPadMs ?? DEFAULT_SPEECH_DETECTOR_OPTIONS.speechPadMs) * VAD_SAMPLE_RATE) /
-        1000,
-    );
   }
 
   /** Seconds of audio pushed so far. */
@@ -286,20 +281,15 @@ export class SpeechWindower {
     let dip = 0;
     for (let frame = Math.floor(last.speechEndSample / VAD_FRAME_SAMPLES); ; frame++) {
       const frameEnd = (frame + 1) * VAD_FRAME_SAMPLES;
-      const probability = this.probabilities[frame - this.firstProbabilityFrame];
-      if (
-        frameEnd > limit ||
-        frame - this.firstProbabilityFrame >= this.probabilityCount ||
-        probability === undefined
-      )
-        break;
+      const probability = this.probabilityAt(frame);
+      if (frameEnd > limit || probability === undefined) break;
       if (probability >= WEAK_VOICE_PROBABILITY) {
         voiceEnd = frameEnd;
         dip = 0;
       } else if (++dip >= WEAK_VOICE_DIP_FRAMES) break;
     }
     if (voiceEnd - last.speechEndSample < MIN_WEAK_VOICE_SECONDS * VAD_SAMPLE_RATE) return;
-    const endSample = Math.min(limit, voiceEnd + this.padSamples);
+    const endSample = Math.min(limit, voiceEnd + this.detector.padSamples);
     if (endSample > last.endSample) this.regions[this.regions.length - 1] = { ...last, endSample };
   }
 
@@ -384,9 +374,8 @@ export class SpeechWindower {
     let best: { sample: number; probability: number } | undefined;
     const firstFrame = Math.max(Math.ceil((from - half) / VAD_FRAME_SAMPLES), this.firstProbabilityFrame);
     for (let frame = firstFrame; frame * VAD_FRAME_SAMPLES + half <= limit; frame++) {
-      const index = frame - this.firstProbabilityFrame;
-      if (index >= this.probabilityCount) break;
-      const probability = this.probabilities[index] ?? 1;
+      const probability = this.probabilityAt(frame);
+      if (probability === undefined) break;
       if (!best || probability <= best.probability)
         best = { sample: frame * VAD_FRAME_SAMPLES + half, probability };
     }
@@ -412,6 +401,12 @@ export class SpeechWindower {
         end: region.endSample / VAD_SAMPLE_RATE,
       })),
     });
+  }
+
+  /** The stored probability of a frame of the recording, if it is still held. */
+  private probabilityAt(frame: number): number | undefined {
+    const index = frame - this.firstProbabilityFrame;
+    return index >= 0 && index < this.probabilityCount ? this.probabilities[index] : undefined;
   }
 
   private storeProbabilities(probabilities: Float32Array): void {
