@@ -6,8 +6,8 @@
 # - 32 vector registers (AVX-512): a 4×5 tile (20 accumulators). 23 short French, German and
 #   Spanish sentences on one thread, 7 alternated runs: mean 34.9 -> 32.6 s.
 # - 16 (AVX2): a 1×5 tile (5 accumulators; 2×5 and 3×5 were slower, their accumulators spilling).
-#   A 7.1 s French sentence with beam 5 on one thread (AMD EPYC): 2.02-2.22 -> 1.68 s, the decoder's
-#   part about 1.3 -> 0.8 s; 35 French, German and Spanish clips, beam 5 and greedy: 143.8 -> 124.8 s.
+#   A 7.1 s French sentence with beam 5 on one thread (AMD EPYC): 2.02-2.22 -> 1.51-1.68 s, the
+#   decoder's part about 1.3 -> 0.8 s; 35 French, German and Spanish clips, beam 5 and greedy: 143.8 -> 124.8 s.
 # Each output is still the same sum in the same order (the same text, times and probabilities, bit
 # for bit). Wider 1×N tiles for the encoder's many columns were no faster than tinyBLAS's 4×2.
 # mnpack's first lines, and what follows them in tinyBLAS_Q0_AVX only (the anchor must be unique).
