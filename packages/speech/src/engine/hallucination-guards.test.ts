@@ -5,7 +5,7 @@ import {
   hasRepetitionLoop,
   isNonSpeechSegment,
   looksLikeLoop,
-  repeatsPreviousSegment,
+  repeatsASentence,
   withoutSoundAnnotations,
 } from './hallucination-guards.js';
 
@@ -46,15 +46,23 @@ describe("guards against Whisper's known failures", () => {
 
   it('sees a segment that says the one before it again, word for word', () => {
     const texts = (...values: string[]) => values.map((text) => ({ text }));
-    expect(repeatsPreviousSegment(texts('Madame la Baronne Péthère', 'madame la baronne Pethere.'))).toBe(
-      true,
-    );
-    expect(repeatsPreviousSegment(texts('Hello.', 'I said: go now.', 'I said, go now!'))).toBe(true);
+    expect(repeatsASentence(texts('Madame la Baronne Péthère', 'madame la baronne Pethere.'))).toBe(true);
+    expect(repeatsASentence(texts('Hello.', 'I said: go now.', 'I said, go now!'))).toBe(true);
     // Two words may well be said twice; a different sentence is not a repeat.
-    expect(repeatsPreviousSegment(texts('No way.', 'No way.'))).toBe(false);
-    expect(repeatsPreviousSegment(texts('Madame la Baronne Péthère', 'Madame la Baronne est là'))).toBe(
-      false,
-    );
-    expect(repeatsPreviousSegment(texts('Go now, go now, go now.'))).toBe(false);
+    expect(repeatsASentence(texts('No way.', 'No way.'))).toBe(false);
+    expect(repeatsASentence(texts('Madame la Baronne Péthère', 'Madame la Baronne est là'))).toBe(false);
+    expect(repeatsASentence(texts('Go now, go now, go now.'))).toBe(false);
+  });
+
+  it('sees a segment that is one sentence said again, and not one that only begins as it ends', () => {
+    const texts = (...values: string[]) => values.map((text) => ({ text }));
+    expect(
+      repeatsASentence(
+        texts('I have a thousand thoughts about that thing, I have a thousand thoughts about that thing.'),
+      ),
+    ).toBe(true);
+    expect(repeatsASentence(texts('Hello.', 'Wait for me. Wait for me. Wait for me.'))).toBe(true);
+    expect(repeatsASentence(texts('Wait for me, wait for me, please.'))).toBe(false);
+    expect(repeatsASentence(texts('Wait for me and I wait for you.'))).toBe(false);
   });
 });

@@ -54,17 +54,29 @@ function comparableWords(text: string): string[] {
 }
 
 /**
- * Whether a segment of one decode says the segment before it again, word for word (3 words or
- * more). On a short window whisper sometimes decodes the sentence, then the same sentence once
- * more over the silence after it ("When water is cast, avoid Western eggs. When water is cast,
- * avoid Western eggs."); a person who really says a sentence twice is heard so again when the
- * window is decoded again.
+ * Whether a decode says a sentence (3 words or more) twice, word for word: a segment says the one
+ * before it again, or a segment is one sentence said two or more times over. On a short window
+ * whisper sometimes decodes the sentence, then the same sentence once more over the silence after
+ * it ("When water is cast, avoid Western eggs. When water is cast, avoid Western eggs."), as a
+ * segment of its own or, with beam search, inside the same one ("I have a thousand thoughts about
+ * that thing, I have a thousand thoughts about that thing."); a person who really says a sentence
+ * twice is heard so again when the window is decoded again.
  */
-export function repeatsPreviousSegment(segments: readonly Pick<NativeSegment, 'text'>[]): boolean {
-  for (let index = 1; index < segments.length; index += 1) {
-    const previous = comparableWords(segments[index - 1]?.text ?? '');
-    const current = comparableWords(segments[index]?.text ?? '');
+export function repeatsASentence(segments: readonly Pick<NativeSegment, 'text'>[]): boolean {
+  let previous: string[] = [];
+  for (const segment of segments) {
+    const current = comparableWords(segment.text);
     if (previous.length >= 3 && previous.join(' ') === current.join(' ')) return true;
+    if (isOnePhraseRepeated(current)) return true;
+    previous = current;
+  }
+  return false;
+}
+
+/** The words are one phrase of 3 words or more, said two or more times in a row. */
+function isOnePhraseRepeated(words: readonly string[]): boolean {
+  for (let size = 3; size * 2 <= words.length; size += 1) {
+    if (words.length % size === 0 && words.every((word, index) => word === words[index % size])) return true;
   }
   return false;
 }

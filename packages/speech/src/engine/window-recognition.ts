@@ -4,7 +4,7 @@ import type { TranscriptSegment, TranscriptWord } from '../transcript.js';
 import {
   isNonSpeechSegment,
   looksLikeLoop,
-  repeatsPreviousSegment,
+  repeatsASentence,
   withoutSoundAnnotations,
 } from './hallucination-guards.js';
 
@@ -247,7 +247,7 @@ export async function recogniseWindow(
     request.live === undefined &&
     choices.fitEncoderContext &&
     (base.audioContext ?? 0) < longerContext &&
-    repeatsPreviousSegment(result.segments)
+    repeatsASentence(result.segments)
   ) {
     // Kept even if it repeats again: then whisper hears the sentence twice whatever the context.
     const again = await attempt({ ...first, audioContext: longerContext });
