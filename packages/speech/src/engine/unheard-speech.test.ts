@@ -74,8 +74,11 @@ describe('a short recording in which voice activity detection hears nothing', { 
     } finally {
       await vad.close();
     }
-    // "i really don't know how people talk like this"
-    expect((await wordsOf(falsetto)).join(' ')).toContain("really don't know how");
+    // "i really don't know how people talk like this": its beginning and its end, whatever base
+    // makes of the middle ("how people" came out as "how" or "if we'll").
+    const words = (await wordsOf(falsetto)).join(' ');
+    expect(words).toContain("really don't know");
+    expect(words).toContain('talk like this');
   });
 
   it('still gives no words for silence, noise, hum or a tone', async () => {
