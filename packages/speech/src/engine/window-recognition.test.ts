@@ -117,16 +117,26 @@ describe('a window whose decode says its sentence twice', () => {
     expect(result.segments.map((item) => item.text)).toEqual([sentence, sentence]);
   });
 
-  it('is decoded once when nothing repeats, when the context is whisper.cpp’s own, and live', async () => {
+  it('is decoded once when nothing repeats, when the context is whisper.cpp’s own, and as a partial', async () => {
     const once = scriptedRecogniser([[sentence, 'Then go home.']]);
     await recogniseWindow(once.recogniser, window(), choices);
     expect(once.requests).toHaveLength(1);
     const full = scriptedRecogniser([[sentence, sentence]]);
     await recogniseWindow(full.recogniser, window(), { ...choices, fitEncoderContext: false });
     expect(full.requests.map((request) => request.options.audioContext)).toEqual([0]);
-    const live = scriptedRecogniser([[sentence, sentence]]);
-    await recogniseWindow(live.recogniser, window('final'), choices);
-    expect(live.requests).toHaveLength(1);
+    const partial = scriptedRecogniser([[sentence, sentence]]);
+    await recogniseWindow(partial.recogniser, window('partial'), choices);
+    expect(partial.requests).toHaveLength(1);
+  });
+
+  it('decodes a live final that repeats a sentence again, as a window', async () => {
+    const { recogniser, requests } = scriptedRecogniser([[sentence, sentence], [sentence]]);
+    const result = await recogniseWindow(recogniser, window('final'), choices);
+    expect(requests.map((request) => request.options.audioContext)).toEqual([
+      fitted,
+      repeatRetryEncoderContext,
+    ]);
+    expect(result.segments.map((item) => item.text)).toEqual([sentence]);
   });
 
   it('asks for one greedy pass of a live final if the recogniser is shared, of nothing else', async () => {

@@ -113,7 +113,8 @@ export function encoderContextFor(samples: number, margin: number, minimum = 0):
  * la Baronne Péthère" → "Madame la baronne fait fairece") and 180 errors became 160, but other
  * short clips came out differently, some worse: a 2.4 s clip starting mid-word lost its last words
  * ("de la ligue nationale" → "pour les autres religions nationales"), and at 15 s a whole sentence
- * of a 9 s window was dropped. So only a window whose decode repeated itself gets it.
+ * of a 9 s window was dropped. So only a window whose decode repeated itself gets it (a live
+ * final too, not a partial, which the next one replaces).
  */
 export const repeatRetryEncoderContext = 512;
 
@@ -244,7 +245,7 @@ export async function recogniseWindow(
   );
   if (
     !looped &&
-    request.live === undefined &&
+    request.live !== 'partial' &&
     choices.fitEncoderContext &&
     (base.audioContext ?? 0) < longerContext &&
     repeatsASentence(result.segments)
