@@ -106,6 +106,19 @@ describe('local agreement', () => {
     expect(withoutRepeatedLead([], repeated)).toEqual(repeated);
   });
 
+  it('drops the final’s whole last sentence said again after it', () => {
+    // bench:live, English: the rest of a long sentence, after a cut, heard as the prompt's end.
+    const final = words('and however much I met with, I have been unable to reap any pecuniary advantage.');
+    const again = words('I have been unable to reap any pecuniary advantage.', 5.8);
+    expect(withoutRepeatedLead(final, again)).toEqual([]);
+    const more = words('I have been unable to reap any pecuniary advantage. No one', 5.8);
+    expect(withoutRepeatedLead(final, more).map((word) => word.text)).toEqual(['No', 'one']);
+    // Not when the sentence comes long after the final.
+    expect(
+      withoutRepeatedLead(final, words('I have been unable to reap any pecuniary advantage.', 8)),
+    ).toHaveLength(9);
+  });
+
   it('drops a final phrase said again with one word ending differently, not two words alike', () => {
     // bench:live, Spanish: the final "…además de establecer sus perspectivas." and the next decode.
     const final = words('a través de la respuesta además de establecer sus perspectivas.');

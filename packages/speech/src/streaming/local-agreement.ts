@@ -110,8 +110,13 @@ export function wordsBeforePause(words: readonly TimedWord[], seconds: number): 
   return before;
 }
 
-/** The longest repetition looked for at the seam between a final and the words after it. */
-const maxRepeatedWords = 5;
+/**
+ * The longest repetition looked for at the seam between a final and the words after it: a whole
+ * sentence. Given little audio after a final (the rest of a sentence cut at its quietest moment),
+ * whisper says the prompt's last sentence again ("…pecuniary advantage. I have been unable to reap
+ * any pecuniary advantage.", bench:live); a person does not repeat 6 words or more at once.
+ */
+const maxRepeatedWords = 40;
 /** A repetition counts only when the new words start this soon after the final's last word (seconds). */
 const repetitionSeconds = 1;
 
@@ -119,8 +124,8 @@ const repetitionSeconds = 1;
  * The words of a decode that follows a final, without the final's last words said again at their
  * start. A decode that starts right after a final, with the final's text as its prompt, sometimes
  * begins by repeating the prompt's end (whisper continuing the text it was given rather than the
- * audio); as in whisper_streaming, the longest run of 2–5 leading words equal to the final's last
- * words is dropped when it starts within a second of the final's end (a single word only when it
+ * audio); as in whisper_streaming, the longest run of 2 or more leading words (up to
+ * `maxRepeatedWords`) equal to the final's last words is dropped when it starts within a second of the final's end (a single word only when it
  * overlaps the final's last word in time).
  */
 export function withoutRepeatedLead(final: readonly TimedWord[], words: readonly TimedWord[]): TimedWord[] {
