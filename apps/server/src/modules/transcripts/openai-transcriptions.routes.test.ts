@@ -61,7 +61,7 @@ describe(
         language: 'fr',
         response_format: 'text',
       });
-      expect(String(text)).toMatch(/développement/i);
+      expect(String(text)).toMatch(/responsabilité/i);
 
       const srt = await client.audio.transcriptions.create({
         file: createReadStream(testdataFile('en/jfk-inaugural.flac')),

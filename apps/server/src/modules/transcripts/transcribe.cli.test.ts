@@ -152,7 +152,7 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
     );
     const frenchText = words(frenchCues.map((cue) => cue.text).join(' '));
     expect(frenchText).toContain('demander');
-    expect(frenchText).toContain('développement');
+    expect(frenchText).toContain('responsabilité');
   });
 
   it('refuses a command line it cannot run with exit code 64 and the usage (a real CLI process)', async () => {
@@ -199,7 +199,7 @@ describe('verbatim transcribe (real models, real recordings)', { timeout: 300_00
     expect(await readdir(outDir)).toEqual(['fleurs-fr-002.vtt']);
     const vtt = await readFile(path.join(outDir, 'fleurs-fr-002.vtt'), 'utf8');
     expect(vtt.startsWith('WEBVTT')).toBe(true);
-    expect(words(vtt)).toContain('développement');
+    expect(words(vtt)).toContain('responsabilité');
     expect(result.stderr).toMatch(/fleurs-fr-002\.ogg: 8\.3 s of audio, language fr, transcribed in/);
   });
 
