@@ -124,9 +124,9 @@ const repetitionSeconds = 1;
  * The words of a decode that follows a final, without the final's last words said again at their
  * start. A decode that starts right after a final, with the final's text as its prompt, sometimes
  * begins by repeating the prompt's end (whisper continuing the text it was given rather than the
- * audio); as in whisper_streaming, the longest run of 2 or more leading words (up to
- * `maxRepeatedWords`) equal to the final's last words is dropped when it starts within a second of the final's end (a single word only when it
- * overlaps the final's last word in time).
+ * audio); as whisper_streaming does with up to 5, the longest run of leading words (2 up to
+ * `maxRepeatedWords`) equal to the final's last words is dropped when it starts within a second of
+ * the final's end (a single word only when it overlaps the final's last word in time).
  */
 export function withoutRepeatedLead(final: readonly TimedWord[], words: readonly TimedWord[]): TimedWord[] {
   const last = final[final.length - 1];
