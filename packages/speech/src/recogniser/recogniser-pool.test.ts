@@ -114,6 +114,27 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
     expect(again.result.segments.map((segment) => segment.text).join(' ')).toMatch(/my fellow Americans/i);
   });
 
+  it('ends a beam search once five sequences have ended, not waiting for a beam that says the sentence again', async () => {
+    // whisper.cpp stepped on until every beam had ended (native/beam-stop.cmake): with a prompt, one
+    // beam said this 2 s clip's sentence twice, and being the longer it won ("… im Mund.
+    // Morgenstunt hat Geut im Mund.").
+    const clip = pcmOf('de/cv-de-17516930.mp3');
+    const { result } = await pool.recognise({
+      modelPath: baseModel,
+      samples: clip,
+      options: {
+        language: 'de',
+        beamSize: 5,
+        audioContext: Math.ceil((Math.ceil((clip.length / 16_000) * 50) + 128) / 16) * 16,
+        prompt: 'Schatzkarte gezeichnet wurde.',
+        temperatureIncrement: 0,
+      },
+    });
+    const text = result.segments.map((segment) => segment.text).join(' ');
+    expect(text).toMatch(/Mund/);
+    expect(text.match(/Mund/g)).toHaveLength(1);
+  });
+
   it("lends idle recognisers' free cores to a live final alone, and to nothing else", async () => {
     let free = 2;
     const tinyModel = path.join(sharedModelsDir, 'ggml-tiny.en-q8_0.bin');
