@@ -18,7 +18,7 @@ const fullEncoderContext = 1500;
  * a loop: the whole utterance lost, 232 errors on the 291 English dev-set words and twice the time);
  * with 128 it makes 5 errors, and base is unchanged (3 errors) — see bench/speech.ts.
  */
-const encoderContextMargin = 128;
+export const encoderContextMargin = 128;
 /**
  * A live partial's margin once it holds `shortMarginFromSeconds` of audio: half the encoder's work
  * on a 2–3 s partial was the margin. A partial's last word never settles and its tokens are

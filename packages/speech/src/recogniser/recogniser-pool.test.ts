@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encoderContextFor, encoderContextMargin } from '../engine/window-recognition.js';
 import { isSpeechError } from '../speech-error.js';
 import { sharedModelsDir, testdataFile } from '../test-support/paths.js';
 import {
@@ -125,7 +126,8 @@ describe('RecogniserPool (real whisper.cpp in worker threads)', { timeout: 300_0
       options: {
         language: 'de',
         beamSize: 5,
-        audioContext: Math.ceil((Math.ceil((clip.length / 16_000) * 50) + 128) / 16) * 16,
+        // As a live final's window is fitted.
+        audioContext: encoderContextFor(clip.length, encoderContextMargin),
         prompt: 'Schatzkarte gezeichnet wurde.',
         temperatureIncrement: 0,
       },
