@@ -207,28 +207,34 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     expect(Math.abs(words.length - referenceWords.length)).toBeLessThanOrEqual(2);
   });
 
-  it('a sentence that ends while its pause is being decoded: the words before the pause become final, only the rest is decoded', async () => {
+  /**
+   * Two French sentences 0.45 s apart and the silence that ends them, streamed in real time up to
+   * the end of the pause, so that its decode (base, a beam, one thread: over a second) has
+   * started; then the rest at once, as a client catching up sends it: the utterance ends (or is
+   * cut, `cutAfterPause`) while the pause's decode still runs.
+   */
+  async function pauseDecodedAsUtteranceEnds(cutAfterPause: boolean): Promise<void> {
     const first = readManifest().find((row) => row.path === 'fr/fleurs-fr-000.ogg');
     const second = readManifest().find((row) => row.path === 'fr/cv-fr-20046123.mp3');
     if (!first || !second) throw new Error('dev-set recordings missing from the manifest');
     const [a, b] = [await decoded(first.path), await decoded(second.path)];
     const voiceEnd = await speechEndOf(a);
-    // A 0.45 s pause inside the utterance, then the second sentence and the silence that ends it.
     const resume = voiceEnd + 16_000 * 0.45;
     const samples = new Float32Array(resume + b.length + 16_000 * 1.5);
     samples.set(a.subarray(0, voiceEnd), 0);
     samples.set(b, resume);
     const messages: StreamingSegment[] = [];
     // The first sentence's own comma pause (at 4.8 s) does not commit its words: only this pause
-    // does (and no cut of a long utterance comes first).
+    // does. No cut of a long utterance comes first; with `cutAfterPause` one is due half a second
+    // after the voice resumed, long before the pause's decode is done.
     const recogniser = engine.openStream({
       language: 'fr',
-      tuning: { commitPausesAfterSeconds: 6, maxUtteranceSeconds: 20 },
+      tuning: {
+        commitPausesAfterSeconds: 6,
+        maxUtteranceSeconds: cutAfterPause ? resume / 16_000 + 0.5 : 20,
+      },
       onSegment: (segment) => messages.push(segment),
     });
-    // In real time up to the end of the pause, so that its decode (base, a beam, one thread: over a
-    // second) has started; then the rest at once, as a client catching up sends it: the endpoint
-    // comes while the pause's decode still runs.
     const started = performance.now();
     for (let at = 0; at < resume; at += 2048) {
       await recogniser.push(samples.subarray(at, Math.min(resume, at + 2048)));
@@ -252,6 +258,14 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
         .match(/[\p{L}']+/gu)
         ?.at(-1);
     expect(lastWord(finals[1]!.text)).toBe(lastWord(batch.segments.map((segment) => segment.text).join(' ')));
+  }
+
+  it('a sentence that ends while its pause is being decoded: the words before the pause become final, only the rest is decoded', async () => {
+    await pauseDecodedAsUtteranceEnds(false);
+  });
+
+  it('an utterance too long while its pause is being decoded waits for that decode to commit its words, not cut and decoded again', async () => {
+    await pauseDecodedAsUtteranceEnds(true);
   });
 
   it('keeps the first words of a stream that starts in the middle of speech, which Silero hears late', async () => {
