@@ -15,6 +15,7 @@ import {
   type ManifestEntry,
   type WerResult,
 } from '@verbatim/speech/test-support';
+import { stealMeter } from './cpu-steal.js';
 import { load, pct, percentile, s, sampleRate, streamSession, type SessionResult } from './live-socket.js';
 
 export interface DictationClip {
@@ -188,6 +189,7 @@ export async function dictationPass(
     const byLanguage = new Map<string, number[]>();
     let missing = 0;
     const loadBefore = load();
+    const steal = stealMeter();
     // Each level streams every language once, `sessions` languages at a time.
     for (let first = 0; first < dictations.length; first += sessions) {
       const group = dictations.slice(first, first + sessions);
@@ -208,7 +210,7 @@ export async function dictationPass(
       });
     }
     console.log(
-      `${sessions} session(s) at once: ${describe(lags)} (${lags.length} sentences${missing ? `, ${missing} never complete` : ''}; targets p50 ≤ 0.7 s, p95 ≤ 1.5 s, at 4 sessions p95 ≤ 2.0 s) — load ${loadBefore} → ${load()}`,
+      `${sessions} session(s) at once: ${describe(lags)} (${lags.length} sentences${missing ? `, ${missing} never complete` : ''}; targets p50 ≤ 0.7 s, p95 ≤ 1.5 s, at 4 sessions p95 ≤ 2.0 s) — load ${loadBefore} → ${load()}, ${steal()}`,
     );
     console.log(
       `  ${[...byLanguage].map(([language, values]) => `${language} p50 ${s(percentile(values, 50))}`).join(', ')}`,
@@ -264,6 +266,7 @@ export async function stopPass(url: string, clipsByLanguage: Map<string, Dictati
   const lags: number[] = [];
   const rows: string[] = [];
   const loadBefore = load();
+  const steal = stealMeter();
   const werResults: WerResult[] = [];
   for (const [language, clips] of clipsByLanguage) {
     const ofLanguage: number[] = [];
@@ -285,6 +288,6 @@ export async function stopPass(url: string, clipsByLanguage: Map<string, Dictati
     rows.push(`${language} p50 ${s(percentile(ofLanguage, 50))}`);
   }
   console.log(
-    `end of voice → last final: ${describe(lags)} (${lags.length} sentences; target p50 ≤ 0.6 s); ${rows.join(', ')}; finals' WER ${pct(aggregateWer(werResults).wer)} — load ${loadBefore} → ${load()}`,
+    `end of voice → last final: ${describe(lags)} (${lags.length} sentences; target p50 ≤ 0.6 s); ${rows.join(', ')}; finals' WER ${pct(aggregateWer(werResults).wer)} — load ${loadBefore} → ${load()}, ${steal()}`,
   );
 }

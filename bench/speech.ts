@@ -20,6 +20,7 @@ import {
   type ManifestEntry,
   type WerResult,
 } from '@verbatim/speech/test-support';
+import { stealMeter } from './cpu-steal.js';
 import { buildLongRecording } from './long-recording.js';
 import { cliBaselineWer } from './speech-baseline.js';
 import { startBusyCore } from './speech-busy-core.js';
@@ -502,10 +503,12 @@ async function main(): Promise<void> {
     for (const model of english) if (model !== defaultModel) plan.push({ model, language, entries });
   }
 
+  const quietSteal = stealMeter();
   const quiet = await measure(plan, options, peerModels);
   console.log('');
   console.table(tableOf(quiet.rows, options.detectLanguage));
   printDefaultChoice(quiet, options, 'Quiet machine');
+  console.log(`CPU time taken by the host for other guests during that run (both engines): ${quietSteal()}`);
 
   let busy: Run | undefined;
   if (options.busyCore) {
