@@ -225,8 +225,9 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     samples.set(b, resume);
     const messages: StreamingSegment[] = [];
     // The first sentence's own comma pause (at 4.8 s) does not commit its words: only this pause
-    // does. No cut of a long utterance comes first; with `cutAfterPause` one is due half a second
-    // after the voice resumed, long before the pause's decode is done.
+    // does. No cut of a long utterance comes first; with `cutAfterPause` one is due as soon as the
+    // rest arrives (the utterance starts 2 s in, after the clip's silence), long before the pause's
+    // decode is done.
     const recogniser = engine.openStream({
       language: 'fr',
       tuning: {
