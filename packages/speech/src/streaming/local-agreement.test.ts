@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   agreedPrefixLength,
   continueSettled,
+  continuedAfterPrefix,
   joinWords,
+  prefixWithoutStop,
   settleAgreed,
   withoutRepeatedLead,
   withoutRepeatedContext,
@@ -216,5 +218,28 @@ describe('local agreement', () => {
     expect(withoutRepeatedContext(context, partly)).toEqual(partly);
     // A context of two words: too short to tell a repeat from speech.
     expect(withoutRepeatedContext(words('Er griff'), after)).toEqual(after);
+  });
+
+  it('gives a phrase continued after a pause its prefix without the stop whisper put where the audio ended', () => {
+    expect(prefixWithoutStop('au sein de notre organisation.')).toBe('au sein de notre organisation');
+    expect(prefixWithoutStop('¿Qué hora es?')).toBe('¿Qué hora es');
+    expect(prefixWithoutStop('de nos athlètes,')).toBe('de nos athlètes,');
+  });
+
+  it('begins a continued phrase as the final before it ends: a leading stop dropped, a capital after a stop', () => {
+    const text = (list: TimedWord[]) => joinWords(list);
+    // Whisper continuing "…organisation" (the final shows "organisation.") in lower case.
+    expect(text(continuedAfterPrefix('organisation.', words("qu'à la révocation", 5)))).toBe(
+      "Qu'à la révocation",
+    );
+    // It ended the sentence itself: the stop belongs to the final's words.
+    expect(text(continuedAfterPrefix('organisation.', words('. Il a ajouté', 5)))).toBe('Il a ajouté');
+    expect(text(continuedAfterPrefix('myself', words('.It will be seen', 5)))).toBe('It will be seen');
+    // After a final without a stop, the phrase is left as whisper wrote it.
+    expect(text(continuedAfterPrefix('de nos athlètes,', words('et de nos clubs', 5)))).toBe(
+      'et de nos clubs',
+    );
+    expect(text(continuedAfterPrefix('myself.', words('¿Qué', 5)))).toBe('¿Qué');
+    expect(continuedAfterPrefix('myself.', words('.', 5))).toEqual([]);
   });
 });

@@ -168,6 +168,32 @@ export function withoutRepeatedContext(
 }
 
 /**
+ * The prefix of a phrase after words final at a pause, without the full stop whisper ends a window
+ * with where its audio ends: forced as the decoder's prefix, a stop made the phrase after the pause
+ * a new sentence ("…notre organisation. Quel est la révocation" for "organisation qu'à la
+ * révocation"). Whisper ends the sentence itself when it hears one end there.
+ */
+export function prefixWithoutStop(text: string): string {
+  return text.replace(/[.!?。]+$/u, '');
+}
+
+/**
+ * The words of a phrase continued from a prefix given without its stop: a stop or comma whisper
+ * put first ends the words before it, and after a final ending with a stop the phrase begins with a
+ * capital, as the final's text has it (whisper writes the rest of the sentence it believes in, and
+ * a lower-case phrase in the prompt makes it write the next sentences in lower case too).
+ */
+export function continuedAfterPrefix(prefix: string, words: TimedWord[]): TimedWord[] {
+  const kept = words.filter((word, index) => index > 0 || !/^[.,;:!?。]+$/u.test(word.text));
+  const head = kept[0];
+  if (!head) return kept;
+  const text = head.text.replace(/^[.,;:!?。]+/u, '');
+  const capital = /[.!?。]$/u.test(prefix) ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : text;
+  kept[0] = { ...head, text: capital };
+  return kept;
+}
+
+/**
  * Whether `again` says the `phrase` once more: the same words, accents aside, of which one, in a
  * phrase of 3 words or more, may be the same word with another ending, as whisper writes a word it
  * hears twice ("además de establecer sus perspectivas" / "Además de establecer sus perspectivos").

@@ -10,6 +10,8 @@ import {
   continueSettled,
   joinWords,
   settleAgreed,
+  continuedAfterPrefix,
+  prefixWithoutStop,
   withoutRepeatedContext,
   withoutRepeatedLead,
   withoutSqueezedRepeat,
@@ -699,7 +701,12 @@ export class StreamingRecogniser {
         prompt: this.#options.prompt,
         previousText,
         ...(context
-          ? { prefix: { text: contextText, end: (context.endSample - windowStart) / sampleRate } }
+          ? {
+              prefix: {
+                text: prefixWithoutStop(contextText),
+                end: (context.endSample - windowStart) / sampleRate,
+              },
+            }
           : {}),
         signal,
         // A final is decoded as batch transcription decodes a window (beam per language,
@@ -726,7 +733,9 @@ export class StreamingRecogniser {
       result.segments.filter((segment) => segment.start < audioEnd - 0.05).flatMap(wordsOf),
       audioEnd,
     );
-    const heard = context ? withoutRepeatedContext(context.words, decoded) : decoded;
+    const heard = context
+      ? withoutRepeatedContext(context.words, continuedAfterPrefix(contextText, decoded))
+      : decoded;
     const words = withoutRepeatedLead(this.#finalWords, heard);
     // Whisper sometimes ends the text right after a prefix: the phrase is decoded alone then.
     if (context && words.length === 0) return this.#recognise(startSample, endSample, kind, signal);
