@@ -259,7 +259,12 @@ function wordErrorRate(dictation: Dictation, hypothesis: string): WerResult {
  * Each sentence alone, `Done` sent `stopAfterSeconds` after its voice ends: end of voice → the
  * last final; and whether every word came (WER of that final against the batch text of the clip).
  */
-export async function stopPass(url: string, clipsByLanguage: Map<string, DictationClip[]>): Promise<void> {
+export async function stopPass(
+  url: string,
+  clipsByLanguage: Map<string, DictationClip[]>,
+  /** Print each sentence whose last final misses words, with its text. */
+  details = false,
+): Promise<void> {
   console.log(
     `\n## Stop: each sentence alone, \`Done\` ${stopAfterSeconds * 1000} ms after its voice ends; end of voice → last final`,
   );
@@ -270,6 +275,7 @@ export async function stopPass(url: string, clipsByLanguage: Map<string, Dictati
   const werResults: WerResult[] = [];
   for (const [language, clips] of clipsByLanguage) {
     const ofLanguage: number[] = [];
+    const werOfLanguage: WerResult[] = [];
     for (const clip of clips) {
       const end = Math.min(clip.samples.length, Math.round((clip.speechEnd + stopAfterSeconds) * sampleRate));
       const result = await streamSession(`${url}&languageCode=${language}`, clip.samples.subarray(0, end));
@@ -277,15 +283,19 @@ export async function stopPass(url: string, clipsByLanguage: Map<string, Dictati
       if (!last) continue;
       // The lag from the moment the voice ended (the frame holding it is sent when it is spoken).
       ofLanguage.push((last.at - result.started) / 1000 - clip.speechEnd);
-      werResults.push(
-        alignWords(
-          normaliseForScoring(clip.entry.referenceText, language),
-          normaliseForScoring(finalText(result.messages.map(({ message }) => message)), language),
-        ),
+      const text = finalText(result.messages.map(({ message }) => message));
+      const wer = alignWords(
+        normaliseForScoring(clip.entry.referenceText, language),
+        normaliseForScoring(text, language),
       );
+      werOfLanguage.push(wer);
+      if (details && wer.errors > 0) console.log(`    ${language} ${wer.errors} error(s): «${text}»`);
     }
     lags.push(...ofLanguage);
-    rows.push(`${language} p50 ${s(percentile(ofLanguage, 50))}`);
+    werResults.push(...werOfLanguage);
+    const errors = werOfLanguage.reduce((sum, wer) => sum + wer.errors, 0);
+    const words = werOfLanguage.reduce((sum, wer) => sum + wer.referenceWords, 0);
+    rows.push(`${language} p50 ${s(percentile(ofLanguage, 50))} (${errors} errors / ${words} words)`);
   }
   console.log(
     `end of voice → last final: ${describe(lags)} (${lags.length} sentences; target p50 ≤ 0.6 s); ${rows.join(', ')}; finals' WER ${pct(aggregateWer(werResults).wer)} — load ${loadBefore} → ${load()}, ${steal()}`,

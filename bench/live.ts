@@ -363,7 +363,7 @@ async function dictationPasses(options: Options, vad: SileroVad): Promise<void> 
         options.dictationSessions,
         options.details,
       );
-    if (options.passes.includes('stop')) await stopPass(url, clipsByLanguage);
+    if (options.passes.includes('stop')) await stopPass(url, clipsByLanguage, options.details);
   } finally {
     await runtime.close();
   }
