@@ -83,11 +83,11 @@ export interface StreamingTuning {
    * When the voice resumed while the pause's decode ran, its words become final all the same once
    * the utterance holds this much audio before the pause (seconds); later decodes start at the
    * pause, so a sentence costs its last phrase at the end (and at `Done`), not its whole length.
-   * 0: never (tiny models, which decode a phrase started mid-sentence badly). 3 s rather than 2 s
-   * (bench:live, one session, AVX-512 EPYC): fewer phrases of a second or two decoded on their own,
-   * French finals 36 -> 29 errors of 140 words (batch 28), German and English unchanged, Spanish
-   * 14 -> 15 (batch 17); p50 0.65 -> 0.56 s, p95 0.99 -> 1.15 s. At 4 s, the same words and p95
-   * 1.19-1.84 s in three runs.
+   * 0: never (tiny models, which decode a phrase started mid-sentence badly). 3 s instead of 2 s
+   * gave French finals 36 -> 29 errors of 140 words in bench:live (batch 28), but a pause's decode
+   * at 2-3 s then neither commits nor is cancelled when the voice resumes, and under load it held
+   * back the cut of a long sentence until the audio ended (a CI run: one final instead of two);
+   * that decode has to give way first.
    */
   commitPausesAfterSeconds: number;
   /**
@@ -131,7 +131,7 @@ export const defaultStreamingTuning: StreamingTuning = {
   minEndpointUtteranceSeconds: 3,
   shortUtteranceSilenceMs: 1000,
   pauseFinalSilenceMs: 250,
-  commitPausesAfterSeconds: 3,
+  commitPausesAfterSeconds: 2,
   maxUtteranceSeconds: 9,
   phraseContextSeconds: 3,
   minCutSeconds: 4,
