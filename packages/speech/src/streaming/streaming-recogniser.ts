@@ -85,9 +85,9 @@ export interface StreamingTuning {
    * pause, so a sentence costs its last phrase at the end (and at `Done`), not its whole length.
    * 0: never (tiny models, which decode a phrase started mid-sentence badly). 3 s instead of 2 s
    * gave French finals 36 -> 29 errors of 140 words in bench:live (batch 28), but a pause's decode
-   * at 2-3 s then neither commits nor is cancelled when the voice resumes, and under load it held
-   * back the cut of a long sentence until the audio ended (a CI run: one final instead of two);
-   * that decode has to give way first.
+   * at 2-3 s then neither commits nor is cancelled when the voice resumes, and while it runs a long
+   * sentence is not cut: the likely cause of a CI run under load where the cut test got one final
+   * instead of two (not reproduced alone). That decode has to give way first.
    */
   commitPausesAfterSeconds: number;
   /**
