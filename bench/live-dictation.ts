@@ -262,7 +262,7 @@ function wordErrorRate(dictation: Dictation, hypothesis: string): WerResult {
 export async function stopPass(
   url: string,
   clipsByLanguage: Map<string, DictationClip[]>,
-  /** Print each sentence whose last final misses words, with its text. */
+  /** Print the text of each sentence whose last final has errors against its reference. */
   details = false,
 ): Promise<void> {
   console.log(
@@ -293,9 +293,10 @@ export async function stopPass(
     }
     lags.push(...ofLanguage);
     werResults.push(...werOfLanguage);
-    const errors = werOfLanguage.reduce((sum, wer) => sum + wer.errors, 0);
-    const words = werOfLanguage.reduce((sum, wer) => sum + wer.referenceWords, 0);
-    rows.push(`${language} p50 ${s(percentile(ofLanguage, 50))} (${errors} errors / ${words} words)`);
+    const { errors, referenceWords } = aggregateWer(werOfLanguage);
+    rows.push(
+      `${language} p50 ${s(percentile(ofLanguage, 50))} (${errors} errors / ${referenceWords} words)`,
+    );
   }
   console.log(
     `end of voice → last final: ${describe(lags)} (${lags.length} sentences; target p50 ≤ 0.6 s); ${rows.join(', ')}; finals' WER ${pct(aggregateWer(werResults).wer)} — load ${loadBefore} → ${load()}, ${steal()}`,
