@@ -84,10 +84,8 @@ export interface StreamingTuning {
    * the utterance holds this much audio before the pause (seconds); later decodes start at the
    * pause, so a sentence costs its last phrase at the end (and at `Done`), not its whole length.
    * 0: never (tiny models, which decode a phrase started mid-sentence badly). 3 s instead of 2 s
-   * gave French finals 36 -> 29 errors of 140 words in bench:live (batch 28), but a pause's decode
-   * at 2-3 s then neither commits nor is cancelled when the voice resumes, and while it runs a long
-   * sentence is not cut: the likely cause of a CI run under load where the cut test got one final
-   * instead of two (not reproduced alone). That decode has to give way first.
+   * gave French finals 36 -> 29 errors of 140 words in bench:live (batch 28) on an AVX-512 EPYC,
+   * 28 -> 32 on an AVX2 one (Spanish 14 -> 15): no better on both, so 2 s.
    */
   commitPausesAfterSeconds: number;
   /**
