@@ -281,13 +281,13 @@ describe('POST /transcripts (real models, real recordings)', { timeout: 180_000 
   it('under 20 concurrent requests on 2 workers, every request finishes or gets SPEECH_BUSY, and health keeps answering', async () => {
     const audio = await readFile(testdataFile('en/librivox-sense-sensibility-0880.wav'));
     let running = true;
-    let slowestHealthMs = 0;
+    const healthMs: number[] = [];
     const probe = (async () => {
       while (running) {
         const started = performance.now();
         const health = await runtime.app.inject({ method: 'GET', url: '/api/v1/health' });
         expect(health.statusCode).toBe(200);
-        slowestHealthMs = Math.max(slowestHealthMs, performance.now() - started);
+        healthMs.push(performance.now() - started);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
@@ -306,7 +306,14 @@ describe('POST /transcripts (real models, real recordings)', { timeout: 180_000 
     for (const done of answers.filter((answer) => answer.statusCode === 200)) {
       expect(done.json<TranscriptResponse>().text).toMatch(/young man/i);
     }
-    expect(slowestHealthMs).toBeLessThan(100);
+    // Recognition runs off the event loop: were it on it, most health checks would wait for one.
+    // The slowest check is the one made as the 20 requests arrive together (each one authenticated
+    // on the embedded database, whose queries run on the event loop): 47-59 ms with three busy
+    // programs beside this test, 129 ms once in a loaded CI run before ffmpeg's start stopped
+    // copying the whisper buffers (packages/speech/native/fork-free-buffers.cmake).
+    const sortedMs = healthMs.toSorted((a, b) => a - b);
+    expect(sortedMs[Math.floor(sortedMs.length / 2)]).toBeLessThan(20);
+    expect(sortedMs.at(-1)).toBeLessThan(250);
   });
 
   it('needs a credential, and lists the languages of the installed models', async () => {
