@@ -4,9 +4,9 @@ import { probeMedia, type MediaProbe } from '../decode/probe-media.js';
 import { probeRawPcm, type RawPcmFormat } from '../decode/raw-pcm.js';
 import { frenchMedicalCode, frenchMedicalPrompt } from '../languages/fr-medical.js';
 import {
-  isKnownLanguage,
   languageChoices,
   recogniserLanguage,
+  servesLanguage,
   type LanguageChoice,
 } from '../languages/language-choices.js';
 import {
@@ -161,10 +161,11 @@ export class SpeechEngine {
 
   /** The languages the installed models serve, named in `locale`. */
   languages(locale = 'en'): LanguageChoice[] {
-    return languageChoices(
-      this.#models.flatMap((model) => (model.info ? [{ multilingual: model.info.multilingual }] : [])),
-      locale,
-    );
+    return languageChoices(this.#usableModels(), locale);
+  }
+
+  #usableModels(): { multilingual: boolean }[] {
+    return this.#models.flatMap((model) => (model.info ? [{ multilingual: model.info.multilingual }] : []));
   }
 
   /** Throws UNSUPPORTED_LANGUAGE unless the installed models can transcribe `language`. */
@@ -175,7 +176,7 @@ export class SpeechEngine {
       this.#modelFor(undefined);
       return;
     }
-    if (!isKnownLanguage(language) || !this.languages().some((choice) => choice.code === language)) {
+    if (!servesLanguage(this.#usableModels(), language)) {
       throw new SpeechError(
         'UNSUPPORTED_LANGUAGE',
         `The language "${language}" is not supported by the installed models.`,

@@ -1,5 +1,5 @@
 import { frenchMedicalCode } from './fr-medical.js';
-import { isRealtimeLanguage, whisperLanguages } from './whisper-languages.js';
+import { isRealtimeLanguage, whisperLanguages, type WhisperLanguage } from './whisper-languages.js';
 
 export interface LanguageChoice {
   code: string;
@@ -20,6 +20,22 @@ function displayNames(locale: string): (code: string, fallback: string) => strin
   };
 }
 
+/** Every Whisper language with a multilingual model, English alone with English-only models, none without a model. */
+function servedWhisperLanguages(models: { multilingual: boolean }[]): WhisperLanguage[] {
+  const multilingual = models.some((model) => model.multilingual);
+  const englishOnly = !multilingual && models.length > 0;
+  return whisperLanguages().filter((language) => multilingual || (englishOnly && language.code === 'en'));
+}
+
+/**
+ * Whether the installed models serve `code` (one of languageChoices' codes), without naming every
+ * language as languageChoices does: each request checks its language.
+ */
+export function servesLanguage(models: { multilingual: boolean }[], code: string): boolean {
+  const whisperCode = recogniserLanguage(code);
+  return servedWhisperLanguages(models).some((language) => language.code === whisperCode);
+}
+
 const medicalSuffix: Record<string, string> = { en: 'Medical', fr: 'médical' };
 
 /**
@@ -28,16 +44,12 @@ const medicalSuffix: Record<string, string> = { en: 'Medical', fr: 'médical' };
  * without a model; French (Medical) whenever French can be served.
  */
 export function languageChoices(models: { multilingual: boolean }[], locale = 'en'): LanguageChoice[] {
-  const multilingual = models.some((model) => model.multilingual);
-  const englishOnly = !multilingual && models.length > 0;
   const name = displayNames(locale);
-  const choices = whisperLanguages()
-    .filter((language) => multilingual || (englishOnly && language.code === 'en'))
-    .map((language) => ({
-      code: language.code,
-      name: name(language.code, language.englishName),
-      isRealtimeSupported: isRealtimeLanguage(language.code),
-    }));
+  const choices = servedWhisperLanguages(models).map((language) => ({
+    code: language.code,
+    name: name(language.code, language.englishName),
+    isRealtimeSupported: isRealtimeLanguage(language.code),
+  }));
   const french = choices.find((choice) => choice.code === 'fr');
   if (french) {
     const suffix = medicalSuffix[locale.slice(0, 2)] ?? medicalSuffix.en;
