@@ -4,3 +4,4 @@ export * from './manifest.js';
 export * from './media-fixtures.js';
 export * from './paths.js';
 export * from './wer.js';
+export * from './wer-difference.js';
