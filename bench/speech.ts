@@ -393,7 +393,7 @@ function printDefaultChoice(run: Run, options: SpeechBenchOptions, title: string
       `; time ${ours.toFixed(1)} s vs ${peer?.toFixed(1) ?? '-'} s (ours/f-w ${ratio(ours, peer)})` +
       `; CPU ${oursCpu.toFixed(1)} s vs ${peerCpu?.toFixed(1) ?? '-'} s (ours/f-w ${ratio(oursCpu, peerCpu)}), load ${loadAverage()}`,
   );
-  if (peer !== undefined) printWerDifferences(chosen, files);
+  if (peer !== undefined) printWerDifferences(chosen, files, spontaneous);
   for (const model of new Set(run.rows.map((row) => row.model))) {
     const ofModel = run.files.filter((file) => file.path.startsWith(`${model}:`) && file.spontaneous);
     if (ofModel.length === 0) continue;
@@ -408,14 +408,18 @@ function printDefaultChoice(run: Run, options: SpeechBenchOptions, title: string
  * interval over the clips: a gap whose interval holds 0 is within what a different handful of
  * clips would have given.
  */
-function printWerDifferences(chosen: readonly Row[], files: readonly FileResult[]): void {
+function printWerDifferences(
+  chosen: readonly Row[],
+  files: readonly FileResult[],
+  spontaneous: readonly FileResult[],
+): void {
   const points = (fraction: number) => `${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(2)}`;
   const groups: [string, FileResult[]][] = [
     ...chosen.map((row): [string, FileResult[]] => [
       row.language,
       files.filter((file) => file.language === row.language),
     ]),
-    ['spontaneous', files.filter((file) => file.spontaneous)],
+    ['spontaneous', [...spontaneous]],
     ['all', [...files]],
   ];
   const differences = groups.flatMap(([label, group]) => {

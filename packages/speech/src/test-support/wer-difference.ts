@@ -1,3 +1,4 @@
+import { seededRandom } from './seeded-random.js';
 import type { WerResult } from './wer.js';
 
 type Counts = Pick<WerResult, 'errors' | 'referenceWords'>;
@@ -21,11 +22,11 @@ export interface WerDifference {
  * spread: a paired bootstrap over clips (each resample draws clips with replacement, both systems'
  * results of a clip together, and takes the difference of the pooled WERs). On a few hundred words
  * a gap of one point can come from a single clip; an interval that holds 0 says the clips cannot
- * tell the two apart. Seeded, so that a run prints the same interval for the same results.
+ * tell the two apart. Seeded (`seededRandom`), so that the same results give the same interval.
  */
 export function werDifference(pairs: readonly PairedWer[], resamples = 10_000, seed = 1): WerDifference {
   if (pairs.length === 0) throw new RangeError('werDifference needs at least one clip');
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const differences = new Float64Array(resamples);
   for (let resample = 0; resample < resamples; resample++) {
     let ours = 0;
@@ -47,16 +48,5 @@ export function werDifference(pairs: readonly PairedWer[], resamples = 10_000, s
     difference: (errors('ours') - errors('theirs')) / Math.max(1, words),
     low: differences[Math.floor(0.025 * (resamples - 1))] ?? 0,
     high: differences[Math.ceil(0.975 * (resamples - 1))] ?? 0,
-  };
-}
-
-/** A small seeded generator of uniform numbers in [0, 1) (Tommy Ettinger's mulberry32). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), state | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VAD_FRAME_SAMPLES } from './silero-vad.js';
 import { ENDPOINT_SILENCE_MS, SpeechDetector, type SpeechRegion } from './speech-detector.js';
-import { seededRandom } from './test-audio.js';
+import { seededRandom } from '../test-support/seeded-random.js';
 
 const FRAME = VAD_FRAME_SAMPLES;
 

@@ -2,6 +2,7 @@
 // silence and noise. Kept here so that the VAD tests do not depend on the decoder module.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { seededRandom } from '../test-support/seeded-random.js';
 
 export const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 export const testdata = (relative: string): string => path.resolve(repoRoot, '../shared/testdata', relative);
@@ -69,18 +70,6 @@ export function concat(...parts: Float32Array[]): Float32Array {
     offset += part.length;
   }
   return out;
-}
-
-/** A small deterministic generator, so that a failing noise test can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function gaussian(random: () => number): number {
