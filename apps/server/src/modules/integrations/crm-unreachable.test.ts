@@ -1,6 +1,5 @@
 import { apiErrorSchema } from '@verbatim/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HubSpotStandIn } from '../../test-support/crm/hubspot-stand-in.js';
 import { PipedriveStandIn } from '../../test-support/crm/pipedrive-stand-in.js';
 import { bearer, createAccount, signIn } from '../../test-support/sign-in.js';
 import { startTestRuntime, type TestRuntime } from '../../test-support/test-runtime.js';
@@ -13,17 +12,15 @@ import { startTestRuntime, type TestRuntime } from '../../test-support/test-runt
 describe('connecting a CRM that cannot be reached', () => {
   let runtime: TestRuntime;
   let headers: Record<string, string>;
-  const gone = new HubSpotStandIn();
   const failing = new PipedriveStandIn();
 
   beforeAll(async () => {
-    // HubSpot's address is one where nothing listens any more: the connection is refused.
-    const goneUrl = await gone.start();
-    await gone.close();
+    // HubSpot's address is port 2, where nothing listens: the connection is refused. (A stand-in
+    // started and closed would free a port the system hands to the next test file's server.)
     const failingUrl = await failing.start();
     runtime = await startTestRuntime({
       env: {
-        HUBSPOT_API_URL: goneUrl,
+        HUBSPOT_API_URL: 'http://127.0.0.1:2',
         PIPEDRIVE_API_URL: failingUrl,
         PIPEDRIVE_OAUTH_URL: failingUrl,
       },

@@ -1,6 +1,4 @@
 import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,14 +11,12 @@ import {
 import { ensureDefaultModel } from './default-model.js';
 import type { SpeechModelsConfig } from './models.cli.js';
 
-/** A local port nothing listens on: the "offline" case, without any real network. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+/**
+ * The "offline" case, without any real network: port 2, where nothing listens, below the range the
+ * system hands out (a port taken from it and let go goes to the next test file's server, which would
+ * answer instead), and not one of the ports fetch refuses to try (1 is).
+ */
+const offlineUrl = 'http://127.0.0.1:2/m';
 
 describe('ensureDefaultModel', () => {
   let repository: ModelRepositoryStandIn;
@@ -72,7 +68,7 @@ describe('ensureDefaultModel', () => {
   it('when offline, warns how to add a model by hand and resolves "failed" without throwing', async () => {
     const speech = newConfig({
       defaultModel: 'base-q8_0',
-      downloadBaseUrl: `http://127.0.0.1:${await closedPort()}/m`,
+      downloadBaseUrl: offlineUrl,
     });
     const { logger, lines } = captureLogs();
     expect(await ensureDefaultModel(speech, logger)).toBe('failed');
