@@ -79,16 +79,13 @@ export interface Admission {
 }
 
 /**
- * Beam search of 5 in every language, as whisper.cpp's and faster-whisper's defaults. English was
- * greedy, measured as accurate as beam 5 on the first 17 read English clips; on the 51 English
- * clips of the dev set now (read, spontaneous, accented) greedy lost (see bench/speech.ts).
+ * Beam search of 5 in every language, as whisper.cpp's and faster-whisper's defaults, for files and
+ * live finals alike. English was greedy, measured as accurate as beam 5 on the first 17 read English
+ * clips; on the 51 English clips of the dev set now (read, spontaneous, accented) greedy lost (see
+ * bench/speech.ts), and live English finals made twice batch's errors greedy, as many with the beam
+ * (bench:live, README).
  */
 const defaultDecoding: DecodingChoices = { beamSize: 5, beamSizeOtherLanguages: 5, fitEncoderContext: true };
-/**
- * Live English finals stay greedy: their latency was measured that way (bench:live), and partials
- * that agree with a greedy final let it begin with the words already settled.
- */
-const liveEnglishBeamSize = 1;
 
 /**
  * The speech engine: decode (ffmpeg) → voice activity detection (Silero) → windows of at most 30 s
@@ -335,7 +332,7 @@ export class SpeechEngine {
       // An English-only model cannot detect a language: with nothing else installed, English it is.
       language: requested ?? (model.info.multilingual ? undefined : 'en'),
       prompt: options.language === frenchMedicalCode ? frenchMedicalPrompt() : '',
-      decoding: { ...this.decoding, beamSize: liveEnglishBeamSize },
+      decoding: this.decoding,
       endpoints: options.endpoints ?? true,
       onSegment: options.onSegment,
       tuning: { ...streamingTuningFor(model.info.modelType), ...options.tuning },

@@ -382,11 +382,11 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
     // French's 12 s sentence ends with words the partials settled, which become final at Done as
     // they were shown. English's last phrase follows a pause: 3.5 s, whose words settle, or not,
     // depending on how many partials the machine made of it. The last column: how much less
-    // accurate than batch (WER) the final may be. English live finals are greedy, as partials, and
-    // match batch. French batch decodes with a beam of 5; the final made at Done is greedy words:
-    // those the partials settled and the rest decoded alone. How many settle, and where the rest
-    // starts, depends on the machine's speed: 8 to 9 errors here, 13 once on a slower machine
-    // (batch: 9 of 26 words), the cost bench:live's Stop pass measures for the latency it buys.
+    // accurate than batch (WER) the final may be. Batch decodes with a beam of 5; the final made at
+    // Done is greedy words: those the partials settled and the rest decoded alone. How many settle,
+    // and where the rest starts, depends on the machine's speed: 8 to 9 errors here, 13 once on a
+    // slower machine (batch: 9 of 26 words), the cost bench:live's Stop pass measures for the
+    // latency it buys.
     ['en', 'en/ls-dev-clean-2412-153948-0000.flac', undefined, 0.1],
     ['fr', 'fr/fleurs-fr-002.ogg', 1, 0.2],
   ])(
