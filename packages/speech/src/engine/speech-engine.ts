@@ -82,8 +82,8 @@ export interface Admission {
  * Beam search of 5 in every language, as whisper.cpp's and faster-whisper's defaults, for files and
  * live finals alike. English was greedy, measured as accurate as beam 5 on the first 17 read English
  * clips; on the 51 English clips of the dev set now (read, spontaneous, accented) greedy lost (see
- * bench/speech.ts), and live English finals made twice batch's errors greedy, as many with the beam
- * (bench:live, README).
+ * bench/speech.ts); over 12 dictated sentences live English finals made twice batch's errors
+ * greedy, as many with the beam (bench:live, bench/RESULTS.md).
  */
 const defaultDecoding: DecodingChoices = { beamSize: 5, beamSizeOtherLanguages: 5, fitEncoderContext: true };
 

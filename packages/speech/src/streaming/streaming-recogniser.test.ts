@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SpeechEngine } from '../engine/speech-engine.js';
+import { RecogniserPool, recognitionPriority } from '../recogniser/recogniser-pool.js';
 import { SileroVad } from '../vad/silero-vad.js';
 import { ENDPOINT_SILENCE_MS, SpeechDetector } from '../vad/speech-detector.js';
 import { decodedRecording, readManifest, testdataFile, wordErrorRate } from '../test-support/index.js';
@@ -430,6 +431,28 @@ describe('StreamingRecogniser (real models, real speech)', { timeout: 180_000 },
         expect(recogniser.statistics.finalsFromSettledWords).toBe(finalsFromSettledWords);
     },
   );
+
+  it('decodes an English final with the beam, as batch decodes; partials stay one greedy pass', async () => {
+    // Greedy, live English finals made twice batch's errors (bench:live, bench/RESULTS.md).
+    const recognise = vi.spyOn(RecogniserPool.prototype, 'recognise');
+    try {
+      const speech = await decoded('en/ls-dev-clean-3752-4944-0000.flac');
+      const samples = new Float32Array(speech.length + 24_000);
+      samples.set(speech);
+      const { messages } = await stream(samples, { realTime: true });
+      expect(messages.filter((message) => message.type === 'final')).toHaveLength(1);
+      const beamsOf = (priority: number) =>
+        recognise.mock.calls
+          .map(([request]) => request)
+          .filter((request) => (request.priority ?? recognitionPriority.batch) === priority)
+          .map((request) => request.options.beamSize);
+      expect(beamsOf(recognitionPriority.liveFinal).length).toBeGreaterThan(0);
+      expect(new Set(beamsOf(recognitionPriority.liveFinal))).toEqual(new Set([5]));
+      expect(new Set(beamsOf(recognitionPriority.livePartial))).toEqual(new Set([1]));
+    } finally {
+      recognise.mockRestore();
+    }
+  });
 
   it('after endOfInput only finals are decoded: audio sent faster than real time gets its final text', async () => {
     const entry = readManifest().find((row) => row.path === 'en/ls-dev-clean-2412-153948-0000.flac');
