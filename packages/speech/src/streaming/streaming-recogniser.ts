@@ -931,12 +931,11 @@ export class StreamingRecogniser {
           ));
     if (this.#abort.signal.aborted) return;
     if (this.#language === undefined && words.length > 0) this.#language = language;
-    // Words settled by partials begin the final only where partials decode as finals do (greedy):
-    // a final decoded with a beam is more accurate than the greedy words partials agreed on.
-    const finalWords = this.#partialsDecodeAsFinals() ? continueSettled(utterance.settled, words) : words;
-    const text = joinWords(finalWords);
+    // The final's own words, not the settled ones: a final decoded with a beam is more accurate
+    // than the greedy words partials agreed on.
+    const text = joinWords(words);
     if (text) {
-      this.#finalWords = finalWords;
+      this.#finalWords = words;
       this.#previousText = `${this.#previousText} ${text}`.slice(-1000).trim();
       this.#paragraph.text = joinText(this.#paragraph.text, text);
     }
@@ -997,12 +996,6 @@ export class StreamingRecogniser {
     // From just before its first word (word times are estimates), never before the phrase.
     const startSample = Math.max(utterance.startSample, Math.round((first.start - 0.05) * sampleRate));
     return startSample < voiceEndSample ? { startSample, endSample: voiceEndSample, words } : undefined;
-  }
-
-  /** A final of this stream's language is decoded greedily, as partials are. */
-  #partialsDecodeAsFinals(): boolean {
-    const { beamSize, beamSizeOtherLanguages } = this.#options.decoding;
-    return (this.#language === 'en' ? beamSize : beamSizeOtherLanguages) <= 1;
   }
 }
 
